@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared shell helpers for scripts/*; source it, do not run it.
+# shellcheck shell=bash
+
+# shellcheck disable=SC2034 # used by the scripts that source this file
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck disable=SC2034
+BUILD=${BLOCKIO_BUILD:-$REPO/build}
+
+log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# ccache shared by every clone on this machine: a fresh clone in another
+# directory still hits because paths are made relative to the clone.
+setup_ccache() {
+	export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+	export CCACHE_BASEDIR=$REPO
+	export CCACHE_NOHASHDIR=1
+	mkdir -p "$CCACHE_DIR"
+	ccache --max-size=5G >/dev/null
+}
+
+# Kernel make variables shared by the L1 and L2 builds.
+kmake_vars() {
+	printf '%s\n' "CC=ccache gcc" "HOSTCC=ccache gcc" \
+		"KBUILD_BUILD_USER=blockio" "KBUILD_BUILD_HOST=build"
+}
+
+# Check that every CONFIG_ value requested in fragments made it into the
+# final .config; print warnings (never fail: the value may not exist yet).
+check_config_fragments() {
+	local config=$1 frag line sym want have
+	shift
+	for frag in "$@"; do
+		while IFS= read -r line; do
+			if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+				sym=${BASH_REMATCH[1]} want=${BASH_REMATCH[2]}
+			elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set ]]; then
+				sym=${BASH_REMATCH[1]} want=n
+			else
+				continue
+			fi
+			have=$(grep -E "^$sym=" "$config" | cut -d= -f2- || true)
+			[[ -n $have ]] || have=n
+			[[ $have == "$want" ]] ||
+				log "warning: ${frag#"$REPO"/}: $sym=$want requested, final config has $sym=$have"
+		done <"$frag"
+	done
+}
