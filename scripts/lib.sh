@@ -47,3 +47,27 @@ check_config_fragments() {
 		done <"$frag"
 	done
 }
+
+# build/linux: the pristine Debian source, extracted once, a git repo whose
+# tag 'base' is the tarball as shipped.
+LINUX_TARBALL=/usr/src/linux-source-6.1.tar.xz
+LINUX_SRC=$BUILD/linux
+ensure_linux_source() {
+	[[ -d $LINUX_SRC/.git ]] && return
+	[[ -f $LINUX_TARBALL ]] || die "$LINUX_TARBALL missing: run scripts/install-deps"
+	log "extracting $LINUX_TARBALL into $LINUX_SRC (once)"
+	local tmp=$BUILD/linux.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	tar -xf "$LINUX_TARBALL" -C "$tmp"
+	mv "$tmp"/linux-source-6.1 "$tmp/linux"
+	git -C "$tmp/linux" init -q -b pristine
+	# Debian's tarball ships a .gitignore with '/*': force-add everything.
+	git -C "$tmp/linux" add -A -f
+	git -C "$tmp/linux" -c user.name="blockio build" -c user.email="build@blockio.invalid" \
+		-c commit.gpgsign=false commit -q \
+		-m "linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)"
+	git -C "$tmp/linux" tag base
+	mv "$tmp/linux" "$LINUX_SRC"
+	rmdir "$tmp"
+}
