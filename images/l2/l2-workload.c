@@ -53,10 +53,16 @@ struct result {
 
 static const char *g_mode = "?";
 
+/* Print the error result line (one word per value: spaces become '_') and exit 1. */
 static void fail(const char *what, int err)
 {
-	printf("BLOCKIO-L2-RESULT mode=%s status=error error=%s:%s\n", g_mode, what,
-	       err ? strerror(err) : "invalid");
+	char msg[128];
+
+	snprintf(msg, sizeof(msg), "%s:%s", what, err ? strerror(err) : "invalid");
+	for (char *p = msg; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	printf("BLOCKIO-L2-RESULT mode=%s status=error error=%s\n", g_mode, msg);
 	fflush(stdout);
 	exit(1);
 }

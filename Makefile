@@ -1,0 +1,69 @@
+# blockio: build the patched L1 kernel, the L1/L2 guest images, run the tests.
+# Every build target installs its Debian packages first (scripts/install-deps).
+
+SHELL := /bin/bash
+DEBUG ?= 0
+KSRC ?=
+GROUPS ?=
+export DEBUG KSRC
+
+HOOK_OUT := $(CURDIR)/build/libvirt-hook
+
+# The scripts parallelize internally (make -jN); targets run one at a time.
+.NOTPARALLEL:
+.PHONY: help deps kernel l2 hook image check check-host demo bench shell clean
+
+help:
+	@echo "blockio make targets:"
+	@echo "  make demo        boot the appliance and show it working (nested-test/demo)"
+	@echo "  make check       build everything, run ALL tests (host + in L1); ends with 'N passed, N failed, N skipped'"
+	@echo "  make check GROUPS='boot blockio'   only these test groups (or GROUP/NNN)"
+	@echo "  make check-host  only the host tests (no L1 boot)"
+	@echo "  make deps        install the Debian packages the build needs (apt-get)"
+	@echo "  make kernel      L1 kernel: build/kernel/arch/x86/boot/bzImage (KSRC=tree builds an existing tree)"
+	@echo "  make l2          L2 guest: build/l2/bzImage, build/l2/initramfs.cpio.gz"
+	@echo "  make hook        libvirt hook (libvirt-hook/ -> build/libvirt-hook/)"
+	@echo "  make image       L1 root filesystem: build/l1/rootfs.img"
+	@echo "  make bench       run the benchmarks in bench/"
+	@echo "  make shell       boot L1 with a root shell on the console (Ctrl-a x quits)"
+	@echo "  make clean       remove build/ (ccache and /var/cache/blockio stay)"
+	@echo "variables: DEBUG=1 debug kernel (KASAN, lockdep, kmemleak) in build/kernel-debug"
+
+deps:
+	@scripts/install-deps
+
+kernel: deps
+	scripts/build-kernel
+
+l2: deps
+	images/build-l2
+
+hook: deps
+	@if [ -f libvirt-hook/Makefile ]; then \
+		$(MAKE) -C libvirt-hook O=$(HOOK_OUT); \
+	else \
+		echo "hook: no libvirt-hook/Makefile yet, skipped"; \
+	fi
+
+image: deps l2 hook
+	images/build-l1
+
+check: kernel image
+	scripts/run-tests $(GROUPS)
+
+check-host: deps l2 hook
+	scripts/run-tests host
+
+demo: kernel image
+	scripts/demo
+
+bench: kernel image
+	@set -e; found=0; for b in bench/*; do \
+		if [ -f "$$b" ] && [ -x "$$b" ]; then found=1; echo "== $$b"; "$$b"; fi; \
+	done; [ $$found = 1 ] || echo "bench: no benchmarks in bench/ yet"
+
+shell: kernel image
+	scripts/run-l1 -s
+
+clean:
+	rm -rf build
