@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * blockio.h - the libvirt side of blockio: domain XML in, cgroup rules out.
+ *
+ * An admin caps a VM's disks by adding one element to the domain's
+ * <metadata>:
+ *
+ *   <blockio:limits xmlns:blockio="https://blockio.dev/xmlns/limits/1">
+ *     <blockio:disk dev="vda" bandwidth="8MiB/s" iops="500"/>
+ *     <blockio:device path="/dev/sdb" bandwidth="4M" strategy="token"
+ *                     bucket="64MiB"/>
+ *   </blockio:limits>
+ *
+ * Every <blockio:disk> or <blockio:device> element is a *target*: one host
+ * block device (a whole disk) and the caps for it.  Every cap becomes one
+ * *rule*, the line written to blockio.bandwidth-max or blockio.iops-max of
+ * the VM's cgroup: "DEV:LIMIT:STRATEGY[:BUCKET]".
+ *
+ * The code is split in two:
+ *
+ *  - the pure core (units.c, config.c, resolve.c, names.c, procfs.c): text
+ *    in, validated structures or text out.  Device resolution goes through
+ *    struct blockio_host, so tests hand it a fake filesystem.
+ *  - the thin layer (cgroup.c, apply.c): finds the blockio hierarchy,
+ *    creates the VM's cgroup, writes rules, moves QEMU, reads back.
+ *
+ * The hook (hook.c) and the live-update daemon (metad.c) are two small
+ * front ends over the same library.
+ *
+ * Errors: every function that can fail takes a struct blockio_error and
+ * fills it with one line that names the element, the attribute and the
+ * value, in libvirt's style; the front ends print it prefixed "blockio: ".
+ */
+#ifndef BLOCKIO_H
+#define BLOCKIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/* The namespace of <blockio:limits>.  A new incompatible schema gets "/2". */
+#define BLOCKIO_NS_URI		"https://blockio.dev/xmlns/limits/1"
+#define BLOCKIO_NS_URI_BASE	"https://blockio.dev/xmlns/limits/"
+/* The key (prefix) used by `virsh metadata --key`; any prefix is accepted. */
+#define BLOCKIO_NS_PREFIX	"blockio"
+
+/* Upper bounds: far above any real device, far below any overflow in the
+ * kernel's arithmetic (it scales IOPS by 1000). */
+#define BLOCKIO_BANDWIDTH_MAX	(1ULL << 40)		/* 1 TiB/s, 1 TiB bucket */
+#define BLOCKIO_IOPS_MAX	1000000000ULL		/* 1G ops/s, 1G ops bucket */
+#define BLOCKIO_IOPS_SCALE	1000			/* iops-max reads back x1000 */
+
+/* The largest domain XML accepted; libvirt's own limit is 10 MiB. */
+#define BLOCKIO_XML_MAX		(16 * 1024 * 1024)
+
+struct blockio_error {
+	char msg[1024];
+};
+
+void blockio_error_set(struct blockio_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- units.c: "8MiB/s", "500", "10k" ---------------------------------- */
+
+enum blockio_quantity {
+	BLOCKIO_Q_BANDWIDTH,	/* bytes per second: 8MiB/s, 8M, 1048576 */
+	BLOCKIO_Q_BYTES,	/* a size in bytes: 16MiB */
+	BLOCKIO_Q_IOPS,		/* operations per second: 500, 500/s, 10k */
+	BLOCKIO_Q_OPS,		/* a count of operations: 1000, 2k */
+};
+
+/*
+ * Parse @s as a @q quantity into @out.  On failure return -1 and put the
+ * reason ("unknown unit 'XB'", "out of range ...") into @why.
+ */
+int blockio_parse_quantity(const char *s, enum blockio_quantity q,
+			   uint64_t *out, char *why, size_t whylen);
+
+/* ---- names.c: escaping for messages, UUIDs ------------------------------ */
+
+/*
+ * Copy @in into @out (of @outlen bytes) so that it prints on one line:
+ * control bytes, backslash, quote and bytes that are not valid UTF-8
+ * become \xHH; output longer than @outlen is cut and ends in "...".
+ */
+void blockio_escape(const char *in, char *out, size_t outlen);
+
+/*
+ * Accept a canonical UUID (8-4-4-4-12 hex digits, any case) and write
+ * its lower-case form into @out.  Return 0, or -1 if @s is anything else.
+ */
+int blockio_uuid_normalize(const char *s, char out[37]);
+
+/* ---- config.c: domain XML -> targets and rules ---------------------------- */
+
+enum blockio_kind {
+	BLOCKIO_BANDWIDTH,	/* blockio.bandwidth-max, bytes/s */
+	BLOCKIO_IOPS,		/* blockio.iops-max, operations/s */
+};
+
+enum blockio_strategy {
+	BLOCKIO_LEAKY = 0,
+	BLOCKIO_TOKEN = 1,
+};
+
+/* One <blockio:disk> or <blockio:device> element: one host block device. */
+struct blockio_target {
+	char *element;		/* "<blockio:disk dev='vda'>", for messages */
+	char *path;		/* disk source (file or device) or device path */
+	bool must_be_block;	/* <blockio:device>: @path must be a device */
+	/* filled in by blockio_config_resolve(): */
+	char *devnode;		/* the whole disk, e.g. "/dev/vdc" */
+	dev_t dev;		/* its device number */
+};
+
+/* One line for the kernel: a cap on one target. */
+struct blockio_rule {
+	enum blockio_kind kind;
+	enum blockio_strategy strategy;
+	uint64_t limit;		/* bytes/s or ops/s, > 0 */
+	uint64_t bucket;	/* token bucket size, bytes or ops; 0 if leaky */
+	size_t target;		/* index into blockio_config.targets */
+};
+
+struct blockio_config {
+	char *name;		/* domain name, raw: never used in a path */
+	char uuid[37];		/* normalized; "" when the XML has none */
+	bool has_limits;	/* a <blockio:limits> element is present */
+	size_t ntargets;
+	struct blockio_target *targets;
+	size_t nrules;
+	struct blockio_rule *rules;
+};
+
+/*
+ * Parse a libvirt domain XML document and validate its blockio metadata:
+ * well-formed, no DTD, root <domain>, at most one <blockio:limits> in
+ * <metadata>, every attribute known and well-formed, every value in range,
+ * every <blockio:disk dev=...> naming a disk of the domain with a local
+ * source, and the element valid against schema/blockio-limits.rng.
+ * A domain without blockio metadata parses fine, with has_limits false.
+ * Return 0, or -1 with @err set and @cfg empty.
+ */
+int blockio_config_parse(const char *xml, size_t len,
+			 struct blockio_config *cfg, struct blockio_error *err);
+
+/*
+ * Read only the domain's name and UUID; used on stop, when the metadata
+ * may be gone or broken but the cgroup must still be removed.
+ */
+int blockio_domain_identity(const char *xml, size_t len,
+			    struct blockio_config *cfg,
+			    struct blockio_error *err);
+
+void blockio_config_free(struct blockio_config *cfg);
+
+/* The pid attribute of libvirt's status XML (/run/libvirt/qemu/NAME.xml). */
+int blockio_status_pid(const char *xml, size_t len, pid_t *pid);
+
+/* The embedded copy of schema/blockio-limits.rng. */
+extern const unsigned char blockio_schema_rng[];
+extern const size_t blockio_schema_rng_len;
+
+/* ---- resolve.c: target -> whole-disk device node ---------------------- */
+
+/*
+ * The filesystem as device resolution sees it; tests pass a fake one.
+ * Both return 0 or a negative errno.
+ */
+struct blockio_host {
+	/* stat(2), following symlinks */
+	int (*stat)(void *priv, const char *path, struct stat *st);
+	/* read up to @size - 1 bytes of a (sysfs) file, NUL-terminate */
+	int (*read_file)(void *priv, const char *path, char *buf, size_t size);
+	void *priv;
+};
+
+extern const struct blockio_host blockio_host_real;
+
+/*
+ * Map every target to the whole disk that holds it: a regular file to the
+ * disk under its filesystem (st_dev), a block device to itself (st_rdev),
+ * a partition to its disk; then find that disk's node in /dev.  Two
+ * targets on one disk are an error: the kernel keeps one rule per device.
+ */
+int blockio_config_resolve(struct blockio_config *cfg,
+			   const struct blockio_host *host,
+			   struct blockio_error *err);
+
+/* The /dev node of whole disk or partition @dev, e.g. for deleting a rule. */
+int blockio_devnode(const struct blockio_host *host, dev_t dev,
+		    char *out, size_t outlen, struct blockio_error *err);
+
+/* ---- procfs.c: parsers for kernel text ------------------------------------ */
+
+/* The mount point of the first cgroup v1 hierarchy carrying blockio. */
+int blockio_parse_mountinfo(const char *text, char *path, size_t pathlen);
+
+/* 1 if /proc/cgroups lists blockio as enabled, 0 otherwise. */
+int blockio_parse_proc_cgroups(const char *text);
+
+/* The blockio path from /proc/PID/cgroup ("/machine/UUID"), or -1. */
+int blockio_parse_pid_cgroup(const char *text, char *path, size_t pathlen);
+
+/* A row of blockio.bandwidth-max or blockio.iops-max. */
+struct blockio_row {
+	unsigned major, minor;
+	uint64_t limit;		/* as read: x1000 for iops */
+	unsigned strategy;
+	uint64_t bucket;	/* as read: x1000 for iops */
+};
+
+/* Parse every row of @text; return the count, or -1 on a malformed row. */
+int blockio_parse_rows(const char *text, struct blockio_row *rows,
+		       size_t maxrows);
+
+/* The line to write for @rule: "/dev/vdc:8388608:0" or ".../1:16777216". */
+int blockio_rule_format(const struct blockio_config *cfg,
+			const struct blockio_rule *rule, char *out,
+			size_t outlen);
+
+/*
+ * Check that @rows (read back from the @kind file) hold exactly the rules
+ * of @kind in @cfg: same devices, limits, strategies, and buckets for token
+ * buckets, and nothing else.  Return 0 or -1 with @err naming the mismatch.
+ */
+int blockio_rows_match(const struct blockio_config *cfg,
+		       enum blockio_kind kind, const struct blockio_row *rows,
+		       size_t nrows, struct blockio_error *err);
+
+const char *blockio_kind_file(enum blockio_kind kind);
+
+/* ---- cgroup.c and apply.c: the thin layer -------------------------------- */
+
+/* Where the thin layer looks; tests of the front ends may point elsewhere. */
+struct blockio_paths {
+	const char *proc;		/* "/proc" */
+	const char *qemu_rundir;	/* "/run/libvirt/qemu" */
+	unsigned pid_wait_ms;		/* how long to wait for the PID file */
+};
+
+extern const struct blockio_paths blockio_paths_default;
+
+/* Find the blockio hierarchy's mount point; -1 with a clear message. */
+int blockio_find_mount(const struct blockio_paths *paths, char *out,
+		       size_t outlen, struct blockio_error *err);
+
+/* The QEMU PID of a running domain, checked against its UUID. */
+int blockio_qemu_pid(const struct blockio_paths *paths,
+		     const struct blockio_config *cfg, pid_t *pid,
+		     struct blockio_error *err);
+
+/*
+ * Make the cgroup machine/UUID hold exactly @cfg's rules and the whole
+ * process @pid, then verify by reading back.  On failure undo: move the
+ * process back to the root and remove the cgroup.
+ */
+int blockio_attach(const struct blockio_paths *paths, const char *mount,
+		   const struct blockio_config *cfg, pid_t pid,
+		   struct blockio_error *err);
+
+/* Move what is left in machine/UUID to machine/ and remove it. */
+int blockio_detach(const char *mount, const char *uuid,
+		   struct blockio_error *err);
+
+/*
+ * What `started`, `reconnect` and the daemon do with a running domain's
+ * XML: with caps, attach; without (no or empty <blockio:limits>), detach.
+ * Finding no blockio hierarchy is only an error when there are caps.
+ */
+int blockio_apply_xml(const struct blockio_paths *paths,
+		      const struct blockio_host *host, const char *xml,
+		      size_t len, struct blockio_error *err);
+
+/* What `stopped` and `release` do: detach by UUID; harmless when absent. */
+int blockio_release_xml(const struct blockio_paths *paths, const char *xml,
+			size_t len, struct blockio_error *err);
+
+#endif /* BLOCKIO_H */

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgroup.c - the thin layer: the only code that touches cgroupfs and /proc.
+ *
+ * Layout of the blockio v1 hierarchy (found through mountinfo):
+ *
+ *   MOUNT/                         root: tasks nobody capped
+ *   MOUNT/machine/                 parent of all VMs, no rules of its own
+ *   MOUNT/machine/UUID/            one VM: its rules and its whole QEMU
+ *
+ * Every file below MOUNT is reached with openat() from a directory fd, with
+ * O_NOFOLLOW, and the only name ever appended is "machine" or a UUID that
+ * blockio_uuid_normalize() accepted: whatever the domain is called, nothing
+ * outside machine/UUID is created.  The "machine" directory is flock()ed
+ * while a VM's cgroup changes, so the hook and blockio-metad take turns.
+ * Every wait is bounded.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blockio.h"
+
+#define LOCK_WAIT_MS	5000	/* for the other user of machine/ */
+#define RMDIR_WAIT_MS	2000	/* for exiting tasks to leave */
+#define POLL_MS		20
+#define MAX_ROWS	256
+#define TEXT_MAX	65536
+
+const struct blockio_paths blockio_paths_default = {
+	.proc = "/proc",
+	.qemu_rundir = "/run/libvirt/qemu",
+	.pid_wait_ms = 5000,
+};
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Read all of @name (relative to @dirfd) into @buf; 0 or -errno. */
+static int read_at(int dirfd, const char *name, char *buf, size_t size)
+{
+	size_t len = 0;
+	int fd, ret = 0;
+
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < size) {
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			ret = -errno;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (!ret && len + 1 >= size)
+		ret = -EFBIG;
+	return ret;
+}
+
+/* One write(2) of @text to @name, as a cgroup file wants it; 0 or -errno. */
+static int write_at(int dirfd, const char *name, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = openat(dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int blockio_find_mount(const struct blockio_paths *paths, char *out,
+		       size_t outlen, struct blockio_error *err)
+{
+	static char text[TEXT_MAX * 4];
+	char path[PATH_MAX];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/cgroups", paths->proc);
+	rc = read_at(AT_FDCWD, path, text, sizeof(text));
+	if (rc || !blockio_parse_proc_cgroups(text)) {
+		blockio_error_set(err, "the kernel has no enabled blockio cgroup controller (see %s)",
+				  path);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/self/mountinfo", paths->proc);
+	rc = read_at(AT_FDCWD, path, text, sizeof(text));
+	if (rc || blockio_parse_mountinfo(text, out, outlen)) {
+		blockio_error_set(err, "the blockio cgroup hierarchy is not mounted (no cgroup mount with option 'blockio' in %s; e.g. mount -t cgroup -o blockio blockio /run/blockio)",
+				  path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the QEMU process ------------------------------------------------------ */
+
+static int parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	while (*end == '\n' || *end == ' ')
+		end++;
+	if (errno || *end || v < 2 || v > INT_MAX)
+		return -1;
+	*pid = (pid_t)v;
+	return 0;
+}
+
+/* Is @pid a QEMU started with "-uuid @uuid"? */
+static bool is_qemu_of(const struct blockio_paths *paths, pid_t pid,
+		       const char *uuid)
+{
+	static char cmdline[TEXT_MAX * 4];
+	char path[PATH_MAX];
+	size_t len = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%d/cmdline", paths->proc, (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	for (;;) {
+		ssize_t n = read(fd, cmdline + len, sizeof(cmdline) - 1 - len);
+
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	cmdline[len] = '\0';
+	for (size_t i = 0; i < len; i += strlen(cmdline + i) + 1) {
+		const char *arg = cmdline + i, *next = arg + strlen(arg) + 1;
+
+		if (!strcmp(arg, "-uuid") && next < cmdline + len &&
+		    !strcasecmp(next, uuid))
+			return true;
+	}
+	return false;
+}
+
+int blockio_qemu_pid(const struct blockio_paths *paths,
+		     const struct blockio_config *cfg, pid_t *pid,
+		     struct blockio_error *err)
+{
+	char file[NAME_MAX + 1], name[256], buf[TEXT_MAX];
+	unsigned waited = 0;
+	int dirfd, rc;
+
+	blockio_escape(cfg->name ? cfg->name : "", name, sizeof(name));
+	if (!cfg->name || !cfg->name[0] || strchr(cfg->name, '/') ||
+	    (size_t)snprintf(file, sizeof(file), "%s.pid", cfg->name) >= sizeof(file)) {
+		blockio_error_set(err, "domain name '%s' cannot name a PID file",
+				  name);
+		return -1;
+	}
+	dirfd = open(paths->qemu_rundir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		blockio_error_set(err, "cannot open %s: %s", paths->qemu_rundir,
+				  strerror(errno));
+		return -1;
+	}
+	/* libvirt writes the PID file before `started`; allow a little slack */
+	while ((rc = read_at(dirfd, file, buf, sizeof(buf))) == -ENOENT &&
+	       waited < paths->pid_wait_ms) {
+		sleep_ms(POLL_MS * 5);
+		waited += POLL_MS * 5;
+	}
+	if (rc || parse_pid(buf, pid)) {
+		/* the status XML carries the PID as well */
+		static char status[BLOCKIO_XML_MAX];
+
+		snprintf(file, sizeof(file), "%.250s.xml", cfg->name);
+		if (strlen(cfg->name) > 250 ||
+		    read_at(dirfd, file, status, sizeof(status)) ||
+		    blockio_status_pid(status, strlen(status), pid)) {
+			blockio_error_set(err, "no QEMU PID for domain '%s' in %s/%s.pid%s%s",
+					  name, paths->qemu_rundir, name,
+					  rc ? ": " : " (malformed)",
+					  rc ? strerror(-rc) : "");
+			close(dirfd);
+			return -1;
+		}
+	}
+	close(dirfd);
+	if (!is_qemu_of(paths, *pid, cfg->uuid)) {
+		blockio_error_set(err, "PID %d of domain '%s' is not a QEMU with -uuid %s",
+				  (int)*pid, name, cfg->uuid);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- one VM's cgroup ------------------------------------------------------ */
+
+/* Open (and with @create, make) MOUNT/machine, locked; -1 with errno. */
+static int open_parent(const char *mount, bool create, int *mountfd)
+{
+	unsigned waited = 0;
+	int pfd;
+
+	*mountfd = open(mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*mountfd < 0)
+		return -1;
+	if (create && mkdirat(*mountfd, "machine", 0755) && errno != EEXIST)
+		goto fail;
+	pfd = openat(*mountfd, "machine",
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		goto fail;
+	while (flock(pfd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK || waited >= LOCK_WAIT_MS) {
+			if (errno == EWOULDBLOCK)
+				errno = ETIMEDOUT;
+			close(pfd);
+			goto fail;
+		}
+		sleep_ms(POLL_MS);
+		waited += POLL_MS;
+	}
+	return pfd;
+fail:
+	{
+		int e = errno;
+
+		close(*mountfd);
+		*mountfd = -1;
+		errno = e;
+	}
+	return -1;
+}
+
+/*
+ * Move every process of cgroup @cfd into cgroup @destfd, then remove the
+ * cgroup @uuid (a child of @pfd).  Bounded: processes that keep coming or
+ * a cgroup that stays busy make it fail.
+ */
+static int remove_cgroup(int pfd, int cfd, const char *uuid, int destfd,
+			 struct blockio_error *err)
+{
+	static char procs[TEXT_MAX * 4];
+	int rc;
+
+	for (unsigned round = 0;; round++) {
+		char *save = NULL;
+
+		rc = read_at(cfd, "cgroup.procs", procs, sizeof(procs));
+		if (rc) {
+			blockio_error_set(err, "cannot read machine/%s/cgroup.procs: %s",
+					  uuid, strerror(-rc));
+			return -1;
+		}
+		for (char *line = strtok_r(procs, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char text[32];
+
+			snprintf(text, sizeof(text), "%s\n", line);
+			rc = write_at(destfd, "cgroup.procs", text);
+			if (rc && rc != -ESRCH) {
+				blockio_error_set(err, "cannot move process %s out of machine/%s: %s",
+						  line, uuid, strerror(-rc));
+				return -1;
+			}
+		}
+		if (!unlinkat(pfd, uuid, AT_REMOVEDIR))
+			return 0;
+		if ((errno != EBUSY && errno != ENOTEMPTY) ||
+		    round >= RMDIR_WAIT_MS / POLL_MS) {
+			blockio_error_set(err, "cannot remove cgroup machine/%s: %s",
+					  uuid, strerror(errno));
+			return -1;
+		}
+		sleep_ms(POLL_MS);
+	}
+}
+
+int blockio_detach(const char *mount, const char *uuid,
+		   struct blockio_error *err)
+{
+	int mfd, pfd, cfd, ret;
+
+	pfd = open_parent(mount, false, &mfd);
+	if (pfd < 0) {
+		if (errno == ENOENT)
+			return 0;	/* never attached anything */
+		blockio_error_set(err, "cannot open %s/machine: %s", mount,
+				  strerror(errno));
+		return -1;
+	}
+	cfd = openat(pfd, uuid, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (cfd < 0) {
+		ret = errno == ENOENT ? 0 : -1;
+		if (ret)
+			blockio_error_set(err, "cannot open cgroup machine/%s: %s",
+					  uuid, strerror(errno));
+	} else {
+		ret = remove_cgroup(pfd, cfd, uuid, pfd, err);
+		close(cfd);
+	}
+	close(pfd);
+	close(mfd);
+	return ret;
+}
+
+/*
+ * Make @kind's rules in cgroup @cfd those of @cfg: delete the rules of
+ * devices @cfg does not name, then write every rule of @cfg.
+ */
+static int write_rules(int cfd, const struct blockio_config *cfg,
+		       enum blockio_kind kind, struct blockio_error *err)
+{
+	const char *file = blockio_kind_file(kind);
+	struct blockio_row rows[MAX_ROWS];
+	char text[TEXT_MAX], line[PATH_MAX + 64];
+	int n, rc;
+
+	rc = read_at(cfd, file, text, sizeof(text));
+	n = rc ? -1 : blockio_parse_rows(text, rows, MAX_ROWS);
+	if (n < 0) {
+		blockio_error_set(err, "cannot read %s: %s", file,
+				  rc ? strerror(-rc) : "malformed rows");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		dev_t dev = makedev(rows[i].major, rows[i].minor);
+		bool keep = false;
+
+		for (size_t j = 0; j < cfg->nrules && !keep; j++)
+			keep = cfg->rules[j].kind == kind &&
+			       cfg->targets[cfg->rules[j].target].dev == dev;
+		if (keep)
+			continue;
+		if (blockio_devnode(&blockio_host_real, dev, line, sizeof(line) - 4, err))
+			return -1;
+		strcat(line, ":0\n");
+		rc = write_at(cfd, file, line);
+		if (rc) {
+			blockio_error_set(err, "cannot delete rule '%.*s' in %s: %s",
+					  (int)strlen(line) - 1, line, file,
+					  strerror(-rc));
+			return -1;
+		}
+	}
+	for (size_t j = 0; j < cfg->nrules; j++) {
+		if (cfg->rules[j].kind != kind)
+			continue;
+		if (blockio_rule_format(cfg, &cfg->rules[j], line, sizeof(line) - 1))
+			abort();
+		strcat(line, "\n");
+		rc = write_at(cfd, file, line);
+		if (rc) {
+			blockio_error_set(err, "cannot write '%.*s' to %s: %s",
+					  (int)strlen(line) - 1, line, file,
+					  strerror(-rc));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int verify_rules(int cfd, const struct blockio_config *cfg,
+			enum blockio_kind kind, struct blockio_error *err)
+{
+	struct blockio_row rows[MAX_ROWS];
+	char text[TEXT_MAX];
+	int n, rc;
+
+	rc = read_at(cfd, blockio_kind_file(kind), text, sizeof(text));
+	n = rc ? -1 : blockio_parse_rows(text, rows, MAX_ROWS);
+	if (n < 0) {
+		blockio_error_set(err, "cannot read back %s: %s",
+				  blockio_kind_file(kind),
+				  rc ? strerror(-rc) : "malformed rows");
+		return -1;
+	}
+	return blockio_rows_match(cfg, kind, rows, (size_t)n, err);
+}
+
+/* Is every thread of @pid in blockio cgroup @want? */
+static int verify_threads(const struct blockio_paths *paths, pid_t pid,
+			  const char *want, struct blockio_error *err)
+{
+	char path[PATH_MAX], text[TEXT_MAX], where[PATH_MAX];
+	struct dirent *d;
+	unsigned seen = 0;
+	int ret = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/%d/task", paths->proc, (int)pid);
+	dir = opendir(path);
+	if (!dir) {
+		blockio_error_set(err, "cannot list %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (!ret && (d = readdir(dir))) {
+		int rc;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%d/task/%s/cgroup",
+			 paths->proc, (int)pid, d->d_name);
+		rc = read_at(AT_FDCWD, path, text, sizeof(text));
+		if (rc == -ENOENT || rc == -ESRCH)
+			continue;	/* the thread just ended */
+		seen++;
+		if (rc || blockio_parse_pid_cgroup(text, where, sizeof(where))) {
+			blockio_error_set(err, "thread %s of QEMU %d: no blockio line in %s",
+					  d->d_name, (int)pid, path);
+			ret = -1;
+		} else if (strcmp(where, want)) {
+			char esc[256];
+
+			blockio_escape(where, esc, sizeof(esc));
+			blockio_error_set(err, "thread %s of QEMU %d is in blockio cgroup '%s', not '%s'",
+					  d->d_name, (int)pid, esc, want);
+			ret = -1;
+		}
+	}
+	closedir(dir);
+	if (!ret && !seen) {
+		blockio_error_set(err, "QEMU %d has no threads left", (int)pid);
+		ret = -1;
+	}
+	return ret;
+}
+
+int blockio_attach(const struct blockio_paths *paths, const char *mount,
+		   const struct blockio_config *cfg, pid_t pid,
+		   struct blockio_error *err)
+{
+	char want[64], text[32];
+	int mfd, pfd, cfd, rc;
+
+	if (blockio_uuid_normalize(cfg->uuid, want) || strcmp(cfg->uuid, want)) {
+		blockio_error_set(err, "internal error: unchecked UUID");
+		return -1;
+	}
+	pfd = open_parent(mount, true, &mfd);
+	if (pfd < 0) {
+		blockio_error_set(err, "cannot create or lock %s/machine: %s",
+				  mount, strerror(errno));
+		return -1;
+	}
+	if (mkdirat(pfd, cfg->uuid, 0755) && errno != EEXIST) {
+		blockio_error_set(err, "cannot create cgroup %s/machine/%s: %s",
+				  mount, cfg->uuid, strerror(errno));
+		close(pfd);
+		close(mfd);
+		return -1;
+	}
+	cfd = openat(pfd, cfg->uuid,
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (cfd < 0) {
+		blockio_error_set(err, "cannot open cgroup %s/machine/%s: %s",
+				  mount, cfg->uuid, strerror(errno));
+		close(pfd);
+		close(mfd);
+		return -1;
+	}
+
+	/* rules first, so QEMU never runs in the cgroup without them */
+	snprintf(want, sizeof(want), "/machine/%s", cfg->uuid);
+	snprintf(text, sizeof(text), "%d\n", (int)pid);
+	if (write_rules(cfd, cfg, BLOCKIO_BANDWIDTH, err) ||
+	    write_rules(cfd, cfg, BLOCKIO_IOPS, err)) {
+		rc = -1;
+	} else if ((rc = write_at(cfd, "cgroup.procs", text))) {
+		blockio_error_set(err, "cannot move QEMU %d into machine/%s: %s",
+				  (int)pid, cfg->uuid, strerror(-rc));
+	} else {
+		rc = verify_threads(paths, pid, want, err) ||
+		     verify_rules(cfd, cfg, BLOCKIO_BANDWIDTH, err) ||
+		     verify_rules(cfd, cfg, BLOCKIO_IOPS, err);
+	}
+	if (rc) {
+		/* undo: everything back to the root, then the cgroup goes */
+		struct blockio_error ignored;
+
+		remove_cgroup(pfd, cfd, cfg->uuid, mfd, &ignored);
+	}
+	close(cfd);
+	close(pfd);
+	close(mfd);
+	return rc ? -1 : 0;
+}

@@ -1,0 +1,721 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config.c - a libvirt domain XML to a validated list of blockio rules.
+ *
+ * libxml2 parses (no recovery, no network, no DTD), XPath finds the pieces,
+ * and every value goes through the checks below, which name the element,
+ * attribute and value of the first problem.  The schema
+ * (schema/blockio-limits.rng, embedded at build time) is the last gate: the
+ * checks here are meant to reject everything it rejects, with a better
+ * message, and the fuzz test holds both to an independent model.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+#include <libxml/xpath.h>
+
+#include "blockio.h"
+
+#define ESC_MAX 160	/* an escaped value quoted in a message */
+
+/* Everything one parse needs. */
+struct parse {
+	xmlDocPtr doc;
+	xmlXPathContextPtr xpath;
+	struct blockio_config *cfg;
+	struct blockio_error *err;
+};
+
+static const char *escape(const char *s, char buf[ESC_MAX])
+{
+	blockio_escape(s ? s : "", buf, ESC_MAX);
+	return buf;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();
+	return d;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		abort();
+	return p;
+}
+
+void blockio_config_free(struct blockio_config *cfg)
+{
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		free(cfg->targets[i].element);
+		free(cfg->targets[i].path);
+		free(cfg->targets[i].devnode);
+	}
+	free(cfg->targets);
+	free(cfg->rules);
+	free(cfg->name);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* ---- reading the document --------------------------------------------- */
+
+static void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+static xmlDocPtr read_doc(const char *xml, size_t len,
+			  struct blockio_error *err)
+{
+	xmlParserCtxtPtr ctxt;
+	xmlDocPtr doc;
+
+	if (len > BLOCKIO_XML_MAX) {
+		blockio_error_set(err, "domain XML is larger than %d bytes",
+				  BLOCKIO_XML_MAX);
+		return NULL;
+	}
+	ctxt = xmlNewParserCtxt();
+	if (!ctxt)
+		abort();
+	/* No XML_PARSE_NOENT or DTDLOAD: entities stay unexpanded. */
+	doc = xmlCtxtReadMemory(ctxt, xml, (int)len, "domain.xml", NULL,
+				XML_PARSE_NONET | XML_PARSE_NOERROR |
+				XML_PARSE_NOWARNING);
+	if (!doc || !ctxt->wellFormed) {
+		xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
+		char msg[256], esc[ESC_MAX];
+
+		snprintf(msg, sizeof(msg), "%s",
+			 e && e->message ? e->message : "unknown error");
+		chomp(msg);
+		blockio_error_set(err,
+				  "domain XML is not well-formed: line %d: %s",
+				  e ? e->line : 0, escape(msg, esc));
+		xmlFreeDoc(doc);
+		doc = NULL;
+	} else if (doc->intSubset || doc->extSubset) {
+		blockio_error_set(err, "domain XML with a <!DOCTYPE> is not accepted");
+		xmlFreeDoc(doc);
+		doc = NULL;
+	}
+	xmlFreeParserCtxt(ctxt);
+	return doc;
+}
+
+/* The string value of XPath @expr relative to @node; NULL if empty. */
+static char *xpath_string(struct parse *p, xmlNodePtr node, const char *expr)
+{
+	xmlXPathObjectPtr obj;
+	char *s = NULL;
+
+	p->xpath->node = node;
+	obj = xmlXPathEvalExpression(BAD_CAST expr, p->xpath);
+	if (obj && obj->type == XPATH_STRING && obj->stringval &&
+	    obj->stringval[0])
+		s = xstrdup((const char *)obj->stringval);
+	xmlXPathFreeObject(obj);
+	return s;
+}
+
+/* The nodes XPath @expr selects relative to @node (may be empty). */
+static xmlXPathObjectPtr xpath_nodes(struct parse *p, xmlNodePtr node,
+				     const char *expr)
+{
+	xmlXPathObjectPtr obj;
+
+	p->xpath->node = node;
+	obj = xmlXPathEvalExpression(BAD_CAST expr, p->xpath);
+	if (!obj || obj->type != XPATH_NODESET)
+		abort();	/* our own expressions are all node sets */
+	return obj;
+}
+
+static size_t nodeset_len(xmlXPathObjectPtr obj)
+{
+	return obj->nodesetval ? (size_t)obj->nodesetval->nodeNr : 0;
+}
+
+static int open_domain(struct parse *p, const char *xml, size_t len)
+{
+	xmlNodePtr root;
+	char *uuid;
+	char esc[ESC_MAX];
+
+	p->doc = read_doc(xml, len, p->err);
+	if (!p->doc)
+		return -1;
+	root = xmlDocGetRootElement(p->doc);
+	if (!root || root->ns || strcmp((const char *)root->name, "domain")) {
+		blockio_error_set(p->err,
+				  "not a libvirt domain XML: the root element is <%s>",
+				  escape(root ? (const char *)root->name : "", esc));
+		return -1;
+	}
+	p->xpath = xmlXPathNewContext(p->doc);
+	if (!p->xpath)
+		abort();
+
+	p->cfg->name = xpath_string(p, root, "string(/domain/name)");
+	uuid = xpath_string(p, root, "string(/domain/uuid)");
+	if (uuid && blockio_uuid_normalize(uuid, p->cfg->uuid)) {
+		blockio_error_set(p->err, "invalid value '%s' of <uuid>",
+				  escape(uuid, esc));
+		free(uuid);
+		return -1;
+	}
+	free(uuid);
+	return 0;
+}
+
+static void close_domain(struct parse *p)
+{
+	xmlXPathFreeContext(p->xpath);
+	xmlFreeDoc(p->doc);
+}
+
+int blockio_domain_identity(const char *xml, size_t len,
+			    struct blockio_config *cfg,
+			    struct blockio_error *err)
+{
+	struct parse p = { .cfg = cfg, .err = err };
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	ret = open_domain(&p, xml, len);
+	close_domain(&p);
+	if (ret)
+		blockio_config_free(cfg);
+	return ret;
+}
+
+int blockio_status_pid(const char *xml, size_t len, pid_t *pid)
+{
+	struct blockio_error err;
+	struct parse p = { .err = &err };
+	char *s = NULL, *end;
+	long v = 0;
+
+	p.doc = read_doc(xml, len, &err);
+	if (p.doc) {
+		p.xpath = xmlXPathNewContext(p.doc);
+		if (!p.xpath)
+			abort();
+		s = xpath_string(&p, NULL, "string(/domstatus/@pid)");
+	}
+	close_domain(&p);
+	if (s && *s >= '0' && *s <= '9') {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || *end || v > INT_MAX)
+			v = 0;
+	}
+	free(s);
+	if (v < 2)
+		return -1;
+	*pid = (pid_t)v;
+	return 0;
+}
+
+/* ---- the schema gate ----------------------------------------------------- */
+
+static void keep_first_error(void *data, xmlErrorPtr e)
+{
+	struct blockio_error *err = data;
+	char msg[256], esc[ESC_MAX];
+
+	if (err->msg[0] || !e)
+		return;
+	snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "invalid");
+	chomp(msg);
+	blockio_error_set(err,
+			  "<blockio:limits> does not match blockio-limits.rng: line %d: %s",
+			  e->line, escape(msg, esc));
+}
+
+static xmlRelaxNGPtr schema(struct blockio_error *err)
+{
+	static xmlRelaxNGPtr compiled;
+	xmlRelaxNGParserCtxtPtr ctxt;
+
+	if (compiled)
+		return compiled;
+	ctxt = xmlRelaxNGNewMemParserCtxt((const char *)blockio_schema_rng,
+					  (int)blockio_schema_rng_len);
+	if (!ctxt)
+		abort();
+	xmlRelaxNGSetParserStructuredErrors(ctxt, keep_first_error, err);
+	compiled = xmlRelaxNGParse(ctxt);
+	xmlRelaxNGFreeParserCtxt(ctxt);
+	if (!compiled) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		blockio_error_set(err, "internal error: the embedded schema does not compile: %s",
+				  why);
+	}
+	return compiled;
+}
+
+static int validate_schema(struct parse *p, xmlNodePtr limits)
+{
+	xmlRelaxNGPtr rng = schema(p->err);
+	xmlRelaxNGValidCtxtPtr ctxt;
+	xmlDocPtr doc;
+	int rc;
+
+	if (!rng)
+		return -1;
+	doc = xmlNewDoc(BAD_CAST "1.0");
+	if (!doc)
+		abort();
+	xmlDocSetRootElement(doc, xmlDocCopyNode(limits, doc, 1));
+	ctxt = xmlRelaxNGNewValidCtxt(rng);
+	if (!ctxt)
+		abort();
+	xmlRelaxNGSetValidStructuredErrors(ctxt, keep_first_error, p->err);
+	rc = xmlRelaxNGValidateDoc(ctxt, doc);
+	xmlRelaxNGFreeValidCtxt(ctxt);
+	xmlFreeDoc(doc);
+	if (rc && !p->err->msg[0])
+		blockio_error_set(p->err, "<blockio:limits> does not match blockio-limits.rng");
+	return rc ? -1 : 0;
+}
+
+/* ---- <blockio:disk> and <blockio:device> ------------------------------ */
+
+static bool is_ours(xmlNodePtr node)
+{
+	return node->type == XML_ELEMENT_NODE && node->ns && node->ns->href &&
+	       !strcmp((const char *)node->ns->href, BLOCKIO_NS_URI);
+}
+
+static bool is_blank(const xmlChar *s)
+{
+	for (; s && *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			return false;
+	return true;
+}
+
+/*
+ * Whitespace, comments and processing instructions are ignored anywhere in
+ * <blockio:limits>.  Return 0 for such a node, 1 for an element @want
+ * accepts, -1 (with a message naming @what) for anything else.
+ */
+static int check_child(struct parse *p, xmlNodePtr c, const char *what,
+		       bool (*want)(xmlNodePtr))
+{
+	char esc[ESC_MAX];
+
+	switch (c->type) {
+	case XML_COMMENT_NODE:
+	case XML_PI_NODE:
+		return 0;
+	case XML_TEXT_NODE:
+		if (is_blank(c->content))
+			return 0;
+		blockio_error_set(p->err, "unexpected text '%s' in %s",
+				  escape((const char *)c->content, esc), what);
+		return -1;
+	case XML_ELEMENT_NODE:
+		if (want && want(c))
+			return 1;
+		blockio_error_set(p->err, "unexpected element <%s%s%s> in %s",
+				  c->ns && c->ns->prefix ? (const char *)c->ns->prefix : "",
+				  c->ns && c->ns->prefix ? ":" : "",
+				  escape((const char *)c->name, esc), what);
+		return -1;
+	default:
+		blockio_error_set(p->err, "unexpected content in %s", what);
+		return -1;
+	}
+}
+
+/* <blockio:disk> and <blockio:device> are empty elements. */
+static int check_empty(struct parse *p, xmlNodePtr node, const char *what)
+{
+	for (xmlNodePtr c = node->children; c; c = c->next)
+		if (check_child(p, c, what, NULL))
+			return -1;
+	return 0;
+}
+
+/* The attributes one element may carry, and the values read from them. */
+enum attr_id { A_DEV, A_PATH, A_BANDWIDTH, A_IOPS, A_STRATEGY, A_BUCKET,
+	       A_IOPS_BUCKET, A_COUNT };
+
+static const char *const attr_names[A_COUNT] = {
+	[A_DEV] = "dev", [A_PATH] = "path", [A_BANDWIDTH] = "bandwidth",
+	[A_IOPS] = "iops", [A_STRATEGY] = "strategy", [A_BUCKET] = "bucket",
+	[A_IOPS_BUCKET] = "iops-bucket",
+};
+
+struct element {
+	bool is_disk;		/* <disk>, else <device> */
+	char *attr[A_COUNT];	/* value, NULL if absent */
+	char what[2 * ESC_MAX];	/* "<blockio:disk dev='vda'>" */
+};
+
+static void element_free(struct element *e)
+{
+	for (int i = 0; i < A_COUNT; i++)
+		xmlFree(e->attr[i]);
+}
+
+static enum attr_id attr_lookup(xmlAttrPtr a)
+{
+	enum attr_id id;
+
+	for (id = 0; id < A_COUNT; id++)
+		if (!strcmp((const char *)a->name, attr_names[id]))
+			break;
+	return id;
+}
+
+static char *attr_value(struct parse *p, xmlAttrPtr a)
+{
+	char *v = (char *)xmlNodeListGetString(p->doc, a->children, 1);
+
+	/* attr='' has no children */
+	return v ? v : (char *)xmlStrdup(BAD_CAST "");
+}
+
+static int read_attrs(struct parse *p, xmlNodePtr node, struct element *e)
+{
+	const enum attr_id key = e->is_disk ? A_DEV : A_PATH;
+	const char *tag = e->is_disk ? "disk" : "device";
+	char esc[ESC_MAX];
+	xmlAttrPtr a;
+
+	/* the key attribute first: it names the element in messages */
+	for (a = node->properties; a; a = a->next)
+		if (!a->ns && attr_lookup(a) == key && !e->attr[key])
+			e->attr[key] = attr_value(p, a);
+	if (e->attr[key])
+		snprintf(e->what, sizeof(e->what), "<blockio:%s %s='%s'>", tag,
+			 attr_names[key], escape(e->attr[key], esc));
+	else
+		snprintf(e->what, sizeof(e->what), "<blockio:%s>", tag);
+
+	for (a = node->properties; a; a = a->next) {
+		enum attr_id id = attr_lookup(a);
+
+		if (a->ns || id == A_COUNT ||
+		    (id == A_DEV && !e->is_disk) || (id == A_PATH && e->is_disk)) {
+			blockio_error_set(p->err, "unsupported attribute '%s%s%s' of %s",
+					  a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "",
+					  a->ns && a->ns->prefix ? ":" : "",
+					  escape((const char *)a->name, esc), e->what);
+			return -1;
+		}
+		if (!e->attr[id])
+			e->attr[id] = attr_value(p, a);
+	}
+	if (!e->attr[key]) {
+		blockio_error_set(p->err, "missing attribute '%s' of %s",
+				  attr_names[key], e->what);
+		return -1;
+	}
+	return 0;
+}
+
+static int bad_value(struct parse *p, const struct element *e,
+		     enum attr_id id, const char *why)
+{
+	char esc[ESC_MAX];
+
+	blockio_error_set(p->err, "invalid value '%s' for attribute '%s' of %s: %s",
+			  escape(e->attr[id], esc), attr_names[id], e->what, why);
+	return -1;
+}
+
+static int quantity(struct parse *p, const struct element *e, enum attr_id id,
+		    enum blockio_quantity q, uint64_t *out)
+{
+	char why[256];
+
+	*out = 0;
+	if (!e->attr[id])
+		return 0;
+	if (blockio_parse_quantity(e->attr[id], q, out, why, sizeof(why)))
+		return bad_value(p, e, id, why);
+	return 0;
+}
+
+static bool valid_dev_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' ||
+		      *s == '-'))
+			return false;
+	return true;
+}
+
+static bool valid_path(const char *s)
+{
+	if (s[0] != '/' || strlen(s) > 4095)
+		return false;
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return false;
+	/* C1 controls (U+0080..U+009F) are \p{Cc} for the schema too */
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+		if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f)
+			return false;
+	return true;
+}
+
+/*
+ * The host path behind <disk><target dev=@dev/>: the source file of a
+ * type='file' disk, the source device of a type='block' disk.
+ */
+static char *disk_source(struct parse *p, const struct element *e)
+{
+	const char *dev = e->attr[A_DEV];
+	xmlXPathObjectPtr disks = xpath_nodes(p, NULL, "/domain/devices/disk");
+	char *source = NULL, esc[ESC_MAX];
+	bool found = false;
+
+	for (size_t i = 0; i < nodeset_len(disks) && !found; i++) {
+		xmlNodePtr disk = disks->nodesetval->nodeTab[i];
+		char *target = xpath_string(p, disk, "string(target/@dev)");
+		char *type;
+
+		found = target && !strcmp(target, dev);
+		free(target);
+		if (!found)
+			continue;
+		type = xpath_string(p, disk, "string(@type)");
+		if (type && !strcmp(type, "file"))
+			source = xpath_string(p, disk, "string(source/@file)");
+		else if (type && !strcmp(type, "block"))
+			source = xpath_string(p, disk, "string(source/@dev)");
+		else
+			blockio_error_set(p->err,
+					  "%s: disk '%s' is of type '%s', not 'file' or 'block'; cap its host device with <blockio:device path='...'/>",
+					  e->what, escape(dev, esc),
+					  type ? type : "");
+		if (!source && !p->err->msg[0])
+			blockio_error_set(p->err, "%s: disk '%s' has no source",
+					  e->what, escape(dev, esc));
+		free(type);
+	}
+	xmlXPathFreeObject(disks);
+	if (!found)
+		blockio_error_set(p->err,
+				  "%s: the domain has no <disk> with <target dev='%s'/>",
+				  e->what, escape(dev, esc));
+	return source;
+}
+
+static void add_rule(struct blockio_config *cfg, enum blockio_kind kind,
+		     enum blockio_strategy strategy, uint64_t limit,
+		     uint64_t bucket)
+{
+	struct blockio_rule *r;
+
+	cfg->rules = xrealloc(cfg->rules, (cfg->nrules + 1) * sizeof(*r));
+	r = &cfg->rules[cfg->nrules++];
+	r->kind = kind;
+	r->strategy = strategy;
+	r->limit = limit;
+	r->bucket = strategy == BLOCKIO_TOKEN ? (bucket ? bucket : limit) : 0;
+	r->target = cfg->ntargets - 1;
+}
+
+static int parse_element(struct parse *p, xmlNodePtr node)
+{
+	struct blockio_config *cfg = p->cfg;
+	struct element e = { .is_disk = !strcmp((const char *)node->name, "disk") };
+	enum blockio_strategy strategy = BLOCKIO_LEAKY;
+	uint64_t bw, bucket, iops, iops_bucket;
+	struct blockio_target *t;
+	char *path = NULL;
+	int ret = -1;
+
+	if (read_attrs(p, node, &e) || check_empty(p, node, e.what))
+		goto out;
+	if (e.is_disk && !valid_dev_name(e.attr[A_DEV])) {
+		bad_value(p, &e, A_DEV, "not a disk target name");
+		goto out;
+	}
+	if (!e.is_disk && !valid_path(e.attr[A_PATH])) {
+		bad_value(p, &e, A_PATH, "not an absolute path");
+		goto out;
+	}
+	if (quantity(p, &e, A_BANDWIDTH, BLOCKIO_Q_BANDWIDTH, &bw) ||
+	    quantity(p, &e, A_IOPS, BLOCKIO_Q_IOPS, &iops))
+		goto out;
+	if (e.attr[A_STRATEGY]) {
+		if (!strcmp(e.attr[A_STRATEGY], "token")) {
+			strategy = BLOCKIO_TOKEN;
+		} else if (strcmp(e.attr[A_STRATEGY], "leaky")) {
+			bad_value(p, &e, A_STRATEGY, "expected 'leaky' or 'token'");
+			goto out;
+		}
+	}
+	if (quantity(p, &e, A_BUCKET, BLOCKIO_Q_BYTES, &bucket) ||
+	    quantity(p, &e, A_IOPS_BUCKET, BLOCKIO_Q_OPS, &iops_bucket))
+		goto out;
+	if (!bw && !iops) {
+		blockio_error_set(p->err, "%s sets neither 'bandwidth' nor 'iops'",
+				  e.what);
+		goto out;
+	}
+	if ((bucket || iops_bucket) && strategy != BLOCKIO_TOKEN) {
+		blockio_error_set(p->err, "attribute '%s' of %s needs strategy='token'",
+				  bucket ? "bucket" : "iops-bucket", e.what);
+		goto out;
+	}
+	if ((bucket && !bw) || (iops_bucket && !iops)) {
+		blockio_error_set(p->err, "attribute '%s' of %s needs attribute '%s'",
+				  bucket && !bw ? "bucket" : "iops-bucket", e.what,
+				  bucket && !bw ? "bandwidth" : "iops");
+		goto out;
+	}
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		if (!strcmp(cfg->targets[i].element, e.what)) {
+			blockio_error_set(p->err, "duplicate %s", e.what);
+			goto out;
+		}
+	}
+	if (e.is_disk) {
+		path = disk_source(p, &e);
+		if (!path)
+			goto out;
+	} else {
+		path = xstrdup(e.attr[A_PATH]);
+	}
+
+	cfg->targets = xrealloc(cfg->targets, (cfg->ntargets + 1) * sizeof(*t));
+	t = &cfg->targets[cfg->ntargets++];
+	memset(t, 0, sizeof(*t));
+	t->element = xstrdup(e.what);
+	t->path = path;
+	t->must_be_block = !e.is_disk;
+	if (bw)
+		add_rule(cfg, BLOCKIO_BANDWIDTH, strategy, bw, bucket);
+	if (iops)
+		add_rule(cfg, BLOCKIO_IOPS, strategy, iops, iops_bucket);
+	ret = 0;
+out:
+	element_free(&e);
+	return ret;
+}
+
+/* ---- <blockio:limits> ------------------------------------------------------ */
+
+/* The one <blockio:limits> of the domain, NULL if none (or on error). */
+static xmlNodePtr find_limits(struct parse *p)
+{
+	xmlXPathObjectPtr meta = xpath_nodes(p, NULL, "/domain/metadata/*");
+	xmlNodePtr limits = NULL;
+	char esc[ESC_MAX], esc2[ESC_MAX];
+	int ret = 0;
+
+	for (size_t i = 0; i < nodeset_len(meta) && !ret; i++) {
+		xmlNodePtr n = meta->nodesetval->nodeTab[i];
+		const char *href = n->ns ? (const char *)n->ns->href : "";
+
+		if (!is_ours(n)) {
+			if (!strncmp(href, BLOCKIO_NS_URI_BASE,
+				     strlen(BLOCKIO_NS_URI_BASE))) {
+				blockio_error_set(p->err,
+						  "unsupported namespace '%s' of <%s> in <metadata>: this hook reads '%s'",
+						  escape(href, esc),
+						  escape((const char *)n->name, esc2),
+						  BLOCKIO_NS_URI);
+				ret = -1;
+			}
+		} else if (limits) {
+			blockio_error_set(p->err,
+					  "more than one element of namespace '%s' in <metadata>",
+					  BLOCKIO_NS_URI);
+			ret = -1;
+		} else if (strcmp((const char *)n->name, "limits")) {
+			blockio_error_set(p->err,
+					  "unsupported element <blockio:%s> in <metadata>: expected <blockio:limits>",
+					  escape((const char *)n->name, esc));
+			ret = -1;
+		} else {
+			limits = n;
+		}
+	}
+	xmlXPathFreeObject(meta);
+	return ret ? NULL : limits;
+}
+
+static bool is_target(xmlNodePtr node)
+{
+	return is_ours(node) && (!strcmp((const char *)node->name, "disk") ||
+				 !strcmp((const char *)node->name, "device"));
+}
+
+static int parse_limits(struct parse *p, xmlNodePtr limits)
+{
+	char esc[ESC_MAX];
+
+	if (limits->properties) {
+		xmlAttrPtr a = limits->properties;
+
+		blockio_error_set(p->err, "unsupported attribute '%s%s%s' of <blockio:limits>",
+				  a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "",
+				  a->ns && a->ns->prefix ? ":" : "",
+				  escape((const char *)a->name, esc));
+		return -1;
+	}
+	for (xmlNodePtr c = limits->children; c; c = c->next) {
+		int kind = check_child(p, c, "<blockio:limits>", is_target);
+
+		if (kind < 0 || (kind > 0 && parse_element(p, c)))
+			return -1;
+	}
+	return validate_schema(p, limits);
+}
+
+int blockio_config_parse(const char *xml, size_t len,
+			 struct blockio_config *cfg, struct blockio_error *err)
+{
+	struct parse p = { .cfg = cfg, .err = err };
+	xmlNodePtr limits = NULL;
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	err->msg[0] = '\0';
+	ret = open_domain(&p, xml, len);
+	if (!ret) {
+		limits = find_limits(&p);
+		ret = err->msg[0] ? -1 : 0;
+	}
+	if (!ret && limits) {
+		cfg->has_limits = true;
+		if (!cfg->name || !cfg->uuid[0]) {
+			blockio_error_set(err, "a domain with <blockio:limits> needs a <name> and a <uuid>");
+			ret = -1;
+		} else {
+			ret = parse_limits(&p, limits);
+		}
+	}
+	close_domain(&p);
+	if (ret)
+		blockio_config_free(cfg);
+	return ret;
+}

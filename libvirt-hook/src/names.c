@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * names.c - names that come from a domain XML, made safe.
+ *
+ * A domain name may hold spaces, "..", newlines and any Unicode (libvirt
+ * refuses only '/', and '\n' only for persistent domains).  It is never
+ * used to build a cgroup path: the VM's cgroup is machine/<UUID>, and the
+ * UUID is accepted only in canonical form.  The name and every value
+ * quoted in a message go through blockio_escape() so a message stays one
+ * line that a terminal shows as it is.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "blockio.h"
+
+void blockio_error_set(struct blockio_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* Length of the valid UTF-8 sequence at @s (1..4), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond Unicode */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	/* C1 controls and the line/paragraph separators break lines too */
+	if ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029)
+		return 0;
+	return n;
+}
+
+void blockio_escape(const char *in, char *out, size_t outlen)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t o = 0;
+
+	if (outlen < 4) {
+		if (outlen)
+			out[0] = '\0';
+		return;
+	}
+	/* invariant: o <= outlen - 4, room for "..." and the NUL */
+	while (*s) {
+		char piece[8];
+		size_t n = utf8_len(s), plen = n;
+
+		if (n == 0 || (n == 1 && (*s < 0x20 || *s == 0x7f ||
+					  *s == '\\' || *s == '\''))) {
+			snprintf(piece, sizeof(piece), "\\x%02x", *s);
+			plen = 4;
+			n = 1;
+		} else {
+			memcpy(piece, s, n);
+		}
+		if (o + plen > outlen - 4) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		memcpy(out + o, piece, plen);
+		o += plen;
+		s += n;
+	}
+	out[o] = '\0';
+}
+
+int blockio_uuid_normalize(const char *s, char out[37])
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (strlen(s) != 36)
+		return -1;
+	for (size_t i = 0; i < 36; i++) {
+		char c = s[i];
+
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (c != '-')
+				return -1;
+			out[i] = '-';
+			continue;
+		}
+		if (c >= 'A' && c <= 'F')
+			c = (char)(c - 'A' + 'a');
+		if (!strchr(hex, c) || !c)
+			return -1;
+		out[i] = c;
+	}
+	out[36] = '\0';
+	return 0;
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * resolve.c - which host disk a target lands on.
+ *
+ * The kernel keeps rules per whole disk, so every target is mapped to one:
+ *
+ *   regular file   -> st_dev, the device of the filesystem holding it
+ *   block device   -> st_rdev, the device itself
+ *   partition      -> /sys/dev/block/MAJ:MIN/../dev, its disk
+ *   whole disk     -> /dev/DEVNAME from /sys/dev/block/MAJ:MIN/uevent,
+ *                     checked to be that very device
+ *
+ * Filesystems without a block device (tmpfs, overlayfs, NFS: major 0) have
+ * nothing to throttle; the message says to name the device explicitly.
+ * All of it goes through struct blockio_host, which tests replace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "blockio.h"
+
+static int real_stat(void *priv, const char *path, struct stat *st)
+{
+	(void)priv;
+	return stat(path, st) ? -errno : 0;
+}
+
+static int real_read_file(void *priv, const char *path, char *buf,
+			  size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	(void)priv;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return 0;
+}
+
+const struct blockio_host blockio_host_real = {
+	.stat = real_stat,
+	.read_file = real_read_file,
+};
+
+/* Parse "MAJ:MIN\n" from a sysfs dev file. */
+static int parse_devnum(const char *s, dev_t *dev)
+{
+	unsigned maj, min;
+	char tail;
+
+	if (sscanf(s, "%u:%u%c", &maj, &min, &tail) != 3 || tail != '\n')
+		return -1;
+	*dev = makedev(maj, min);
+	return 0;
+}
+
+/* The whole disk of @dev: itself, or the parent of a partition. */
+static int whole_disk(const struct blockio_host *host, dev_t dev,
+		      dev_t *disk, struct blockio_error *err)
+{
+	char path[96], buf[64];
+	int rc;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/dev", major(dev),
+		 minor(dev));
+	rc = host->read_file(host->priv, path, buf, sizeof(buf));
+	if (rc) {
+		blockio_error_set(err, "no block device %u:%u in /sys/dev/block: %s",
+				  major(dev), minor(dev), strerror(-rc));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition",
+		 major(dev), minor(dev));
+	if (host->read_file(host->priv, path, buf, sizeof(buf))) {
+		*disk = dev;	/* no "partition" file: a whole disk */
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev", major(dev),
+		 minor(dev));
+	rc = host->read_file(host->priv, path, buf, sizeof(buf));
+	if (rc || parse_devnum(buf, disk)) {
+		blockio_error_set(err, "cannot find the disk of partition %u:%u in /sys/dev/block",
+				  major(dev), minor(dev));
+		return -1;
+	}
+	return 0;
+}
+
+int blockio_devnode(const struct blockio_host *host, dev_t dev, char *out,
+		    size_t outlen, struct blockio_error *err)
+{
+	char path[96], buf[1024], *name, *end;
+	struct stat st;
+	int rc;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", major(dev),
+		 minor(dev));
+	rc = host->read_file(host->priv, path, buf, sizeof(buf));
+	name = rc ? NULL : strstr(buf, "DEVNAME=");
+	if (name && name != buf && name[-1] != '\n')
+		name = NULL;
+	if (!name) {
+		blockio_error_set(err, "no DEVNAME for block device %u:%u in %s",
+				  major(dev), minor(dev), path);
+		return -1;
+	}
+	name += strlen("DEVNAME=");
+	end = strchr(name, '\n');
+	if (end)
+		*end = '\0';
+	if (!*name || strstr(name, "..") ||
+	    (size_t)snprintf(out, outlen, "/dev/%s", name) >= outlen) {
+		blockio_error_set(err, "odd DEVNAME for block device %u:%u in %s",
+				  major(dev), minor(dev), path);
+		return -1;
+	}
+	rc = host->stat(host->priv, out, &st);
+	if (rc || !S_ISBLK(st.st_mode) || st.st_rdev != dev) {
+		blockio_error_set(err, "%s is not block device %u:%u%s%s", out,
+				  major(dev), minor(dev), rc ? ": " : "",
+				  rc ? strerror(-rc) : "");
+		return -1;
+	}
+	return 0;
+}
+
+static int resolve_target(const struct blockio_host *host,
+			  struct blockio_target *t, struct blockio_error *err)
+{
+	char esc[512], node[512];
+	struct stat st;
+	dev_t dev;
+	int rc;
+
+	blockio_escape(t->path, esc, sizeof(esc));
+	rc = host->stat(host->priv, t->path, &st);
+	if (rc) {
+		blockio_error_set(err, "%s: cannot stat '%s': %s", t->element,
+				  esc, strerror(-rc));
+		return -1;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		dev = st.st_rdev;
+	} else if (S_ISREG(st.st_mode) && !t->must_be_block) {
+		dev = st.st_dev;
+	} else {
+		blockio_error_set(err, "%s: '%s' is not a %s", t->element, esc,
+				  t->must_be_block ? "block device"
+						   : "regular file or block device");
+		return -1;
+	}
+	if (!major(dev)) {
+		blockio_error_set(err,
+				  "%s: '%s' is on a filesystem without a block device (%u:%u); cap the host disk with <blockio:device path='...'/>",
+				  t->element, esc, major(dev), minor(dev));
+		return -1;
+	}
+	if (whole_disk(host, dev, &t->dev, err) ||
+	    blockio_devnode(host, t->dev, node, sizeof(node), err)) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		blockio_error_set(err, "%s: '%s': %s", t->element, esc, why);
+		return -1;
+	}
+	free(t->devnode);
+	t->devnode = strdup(node);
+	if (!t->devnode)
+		abort();
+	return 0;
+}
+
+int blockio_config_resolve(struct blockio_config *cfg,
+			   const struct blockio_host *host,
+			   struct blockio_error *err)
+{
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		struct blockio_target *t = &cfg->targets[i];
+
+		if (resolve_target(host, t, err))
+			return -1;
+		for (size_t j = 0; j < i; j++) {
+			if (cfg->targets[j].dev != t->dev)
+				continue;
+			blockio_error_set(err,
+					  "%s and %s are both on host disk %s (%u:%u); the kernel keeps one rule per disk",
+					  cfg->targets[j].element, t->element,
+					  t->devnode, major(t->dev), minor(t->dev));
+			return -1;
+		}
+	}
+	return 0;
+}
