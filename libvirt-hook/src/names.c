@@ -59,37 +59,53 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* The printable form of the character at @s into @buf; its input length. */
+static size_t escape_one(const unsigned char *s, char buf[8], size_t *plen)
+{
+	size_t n = utf8_len(s);
+
+	if (n == 0 || (n == 1 && (*s < 0x20 || *s == 0x7f || *s == '\\' ||
+				  *s == '\''))) {
+		snprintf(buf, 8, "\\x%02x", *s);
+		*plen = 4;
+		return 1;
+	}
+	memcpy(buf, s, n);
+	*plen = n;
+	return n;
+}
+
 void blockio_escape(const char *in, char *out, size_t outlen)
 {
-	const unsigned char *s = (const unsigned char *)in;
-	size_t o = 0;
+	const unsigned char *s;
+	size_t total = 0, limit, o = 0;
+	char piece[8];
 
 	if (outlen < 4) {
 		if (outlen)
 			out[0] = '\0';
 		return;
 	}
-	/* invariant: o <= outlen - 4, room for "..." and the NUL */
-	while (*s) {
-		char piece[8];
-		size_t n = utf8_len(s), plen = n;
+	for (s = (const unsigned char *)in; *s;) {
+		size_t plen;
 
-		if (n == 0 || (n == 1 && (*s < 0x20 || *s == 0x7f ||
-					  *s == '\\' || *s == '\''))) {
-			snprintf(piece, sizeof(piece), "\\x%02x", *s);
-			plen = 4;
-			n = 1;
-		} else {
-			memcpy(piece, s, n);
-		}
-		if (o + plen > outlen - 4) {
-			memcpy(out + o, "...", 3);
-			o += 3;
+		s += escape_one(s, piece, &plen);
+		total += plen;
+	}
+	/* all of it if it fits, else as much as fits before "..." */
+	limit = total < outlen ? outlen - 1 : outlen - 4;
+	for (s = (const unsigned char *)in; *s;) {
+		size_t plen, n = escape_one(s, piece, &plen);
+
+		if (o + plen > limit)
 			break;
-		}
 		memcpy(out + o, piece, plen);
 		o += plen;
 		s += n;
+	}
+	if (*s) {
+		memcpy(out + o, "...", 3);
+		o += 3;
 	}
 	out[o] = '\0';
 }

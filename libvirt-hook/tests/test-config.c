@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-config.c - domain XML to rules: blockio_config_parse() and
+ * blockio_config_resolve() against the fake host of fakefs.h.
+ */
+#include <stdlib.h>
+
+#include "blockio.h"
+#include "check.h"
+#include "fakefs.h"
+
+#define NS "xmlns:blockio='https://blockio.dev/xmlns/limits/1'"
+#define UUID "c7a5fdbd-cdaf-9455-926a-d65c16db1809"
+
+static char doc[16384];
+
+/* A domain with every kind of disk the tests need, and @meta in <metadata>. */
+static const char *domain_named(const char *name, const char *meta)
+{
+	snprintf(doc, sizeof(doc),
+		 "<domain type='qemu'>\n"
+		 "  <name>%s</name>\n"
+		 "  <uuid>" UUID "</uuid>\n"
+		 "  <metadata>%s</metadata>\n"
+		 "  <devices>\n"
+		 "    <disk type='file' device='disk'><driver name='qemu' type='raw'/>"
+		 "<source file='/var/lib/libvirt/images/a.img'/><target dev='vda' bus='virtio'/></disk>\n"
+		 "    <disk type='block' device='disk'><source dev='/dev/vdb'/><target dev='vdb'/></disk>\n"
+		 "    <disk type='file' device='disk'><source file='/srv/b.img'/><target dev='vdc'/></disk>\n"
+		 "    <disk type='network' device='disk'><source protocol='rbd' name='p/i'/><target dev='vdd'/></disk>\n"
+		 "    <disk type='file' device='cdrom'><target dev='sda' bus='sata'/></disk>\n"
+		 "    <disk type='file' device='disk'><source file='/tmp/t.img'/><target dev='vde'/></disk>\n"
+		 "    <disk type='volume' device='disk'><source pool='p' volume='v'/><target dev='vdf'/></disk>\n"
+		 "    <disk type='file' device='disk'><source file='/var/lib/libvirt/images/c.img'/><target dev='vdg'/></disk>\n"
+		 "    <disk type='file' device='disk'><source file='/nope/x.img'/><target dev='vdh'/></disk>\n"
+		 "  </devices>\n"
+		 "</domain>\n", name, meta);
+	return doc;
+}
+
+static const char *domain(const char *meta)
+{
+	return domain_named("vm1", meta);
+}
+
+/* "bandwidth /dev/vdc:8388608:0|iops /dev/vdc:500:0" */
+static const char *rules_text(const struct blockio_config *cfg)
+{
+	static char text[4096];
+	size_t o = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < cfg->nrules; i++) {
+		char line[512];
+
+		if (blockio_rule_format(cfg, &cfg->rules[i], line, sizeof(line)))
+			return "FORMAT-ERROR";
+		o += (size_t)snprintf(text + o, sizeof(text) - o, "%s%s %s",
+				      i ? "|" : "",
+				      cfg->rules[i].kind == BLOCKIO_IOPS ? "iops" : "bandwidth",
+				      line);
+	}
+	return text;
+}
+
+static bool one_line(const char *s)
+{
+	return *s && !strchr(s, '\n') && !strchr(s, '\r');
+}
+
+/* @meta parses and resolves to exactly @want. */
+static void ok_at(int line, const char *xml, const char *want)
+{
+	struct blockio_config cfg;
+	struct blockio_error err = { "" };
+	int rc = blockio_config_parse(xml, strlen(xml), &cfg, &err);
+
+	if (!rc)
+		rc = blockio_config_resolve(&cfg, &fake_host, &err);
+	CHECKF(rc == 0, "line %d: %s", line, err.msg);
+	if (!rc)
+		CHECKF(!strcmp(rules_text(&cfg), want), "line %d: got '%s' want '%s'",
+		       line, rules_text(&cfg), want);
+	blockio_config_free(&cfg);
+}
+
+/* @xml fails to parse (or, with @resolve, to resolve) with @msg in the message. */
+static void bad_at(int line, const char *xml, bool resolve, const char *msg)
+{
+	struct blockio_config cfg;
+	struct blockio_error err = { "" };
+	int rc = blockio_config_parse(xml, strlen(xml), &cfg, &err);
+
+	if (resolve) {
+		CHECKF(rc == 0, "line %d: parse failed: %s", line, err.msg);
+		if (!rc)
+			rc = blockio_config_resolve(&cfg, &fake_host, &err);
+	}
+	CHECKF(rc == -1, "line %d: accepted", line);
+	CHECKF(strstr(err.msg, msg) != NULL, "line %d: message '%s' lacks '%s'",
+	       line, err.msg, msg);
+	CHECKF(one_line(err.msg), "line %d: message not one line: '%s'", line, err.msg);
+	if (!resolve)
+		CHECKF(cfg.nrules == 0 && cfg.ntargets == 0 && !cfg.name,
+		       "line %d: rules left after an error", line);
+	blockio_config_free(&cfg);
+}
+
+#define OK(meta, want) ok_at(__LINE__, domain(meta), want)
+#define BAD(meta, msg) bad_at(__LINE__, domain(meta), false, msg)
+#define BAD_XML(xml, msg) bad_at(__LINE__, xml, false, msg)
+#define BAD_RESOLVE(meta, msg) bad_at(__LINE__, domain(meta), true, msg)
+#define LIMITS(body) "<blockio:limits " NS ">" body "</blockio:limits>"
+
+static void test_without_limits(void)
+{
+	struct blockio_config cfg;
+	struct blockio_error err = { "" };
+	const char *xml;
+
+	xml = domain("");
+	CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
+	CHECK(!cfg.has_limits && cfg.nrules == 0);
+	CHECK_STR(cfg.uuid, UUID);
+	CHECK_STR(cfg.name, "vm1");
+	blockio_config_free(&cfg);
+
+	/* other namespaces in <metadata> are none of our business */
+	xml = domain("<app:cfg xmlns:app='http://example.org/app'><app:x/></app:cfg>"
+		     "<limits><disk dev='vda' bandwidth='8XB'/></limits>");
+	CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
+	CHECK(!cfg.has_limits && cfg.nrules == 0);
+	blockio_config_free(&cfg);
+
+	/* nor are our elements outside <metadata> (libvirt rejects those) */
+	xml = "<domain><name>x</name><devices>" LIMITS("<blockio:disk dev='vda' bandwidth='junk'/>")
+	      "</devices></domain>";
+	CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
+	CHECK(!cfg.has_limits);
+	blockio_config_free(&cfg);
+
+	/* an empty <blockio:limits/> is valid: no caps */
+	xml = domain("<blockio:limits " NS "/>");
+	CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
+	CHECK(cfg.has_limits && cfg.nrules == 0);
+	blockio_config_free(&cfg);
+
+	/* a domain without metadata needs no UUID */
+	xml = "<domain><name>x</name></domain>";
+	CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
+	CHECK(cfg.uuid[0] == '\0');
+	blockio_config_free(&cfg);
+}
+
+static void test_rules(void)
+{
+	OK(LIMITS("<blockio:disk dev='vda' bandwidth='8MiB/s' iops='500'/>"),
+	   "bandwidth /dev/vdc:8388608:0|iops /dev/vdc:500:0");
+	OK(LIMITS("<blockio:disk dev='vda' bandwidth='2M' strategy='leaky'/>"),
+	   "bandwidth /dev/vdc:2097152:0");
+	OK(LIMITS("<blockio:disk dev='vda' iops='10k/s'/>"), "iops /dev/vdc:10000:0");
+	/* token bucket: explicit buckets, and the default (= the rate) */
+	OK(LIMITS("<blockio:disk dev='vda' bandwidth='4MiB/s' iops='100' strategy='token' "
+		  "bucket='64MiB' iops-bucket='1k'/>"),
+	   "bandwidth /dev/vdc:4194304:1:67108864|iops /dev/vdc:100:1:1000");
+	OK(LIMITS("<blockio:disk dev='vda' bandwidth='4M' iops='100' strategy='token'/>"),
+	   "bandwidth /dev/vdc:4194304:1:4194304|iops /dev/vdc:100:1:100");
+	OK(LIMITS("<blockio:disk dev='vda' iops='100' strategy='token' iops-bucket='300'/>"),
+	   "iops /dev/vdc:100:1:300");
+	/* targets: block-device disk, file on a partition, explicit devices */
+	OK(LIMITS("<blockio:disk dev='vdb' bandwidth='1M'/>"), "bandwidth /dev/vdb:1048576:0");
+	OK(LIMITS("<blockio:disk dev='vdc' bandwidth='1M'/>"), "bandwidth /dev/sdb:1048576:0");
+	OK(LIMITS("<blockio:device path='/dev/sdb2' iops='50'/>"), "iops /dev/sdb:50:0");
+	OK(LIMITS("<blockio:device path='/dev/vdc' iops='50'/>"), "iops /dev/vdc:50:0");
+	OK(LIMITS("<blockio:device path='/dev/mapper/vg-lv' iops='50'/>"), "iops /dev/dm-0:50:0");
+	/* several targets, in document order */
+	OK(LIMITS("<blockio:disk dev='vda' bandwidth='8M'/>"
+		  "<blockio:disk dev='vdb' bandwidth='4M' strategy='token' bucket='16M'/>"
+		  "<blockio:device path='/dev/sdb' iops='200'/>"),
+	   "bandwidth /dev/vdc:8388608:0|bandwidth /dev/vdb:4194304:1:16777216|iops /dev/sdb:200:0");
+	/* whitespace, comments, processing instructions are fine */
+	OK("\n  <!-- caps -->\n  <blockio:limits " NS ">\n    <!-- vda -->\n"
+	   "    <blockio:disk dev='vda' bandwidth='1M'>\n  <?pi x?> </blockio:disk>\n"
+	   "  </blockio:limits>\n", "bandwidth /dev/vdc:1048576:0");
+	/* any prefix, or the default namespace, as long as the URI is ours */
+	OK("<limits xmlns='https://blockio.dev/xmlns/limits/1'><disk dev='vda' iops='5'/></limits>",
+	   "iops /dev/vdc:5:0");
+	OK("<x:limits xmlns:x='https://blockio.dev/xmlns/limits/1'><x:disk dev='vda' iops='5'/></x:limits>",
+	   "iops /dev/vdc:5:0");
+	/* the maximum values */
+	OK(LIMITS("<blockio:disk dev='vda' bandwidth='1TiB/s' iops='1G' strategy='token' "
+		  "bucket='1T' iops-bucket='1000000000'/>"),
+	   "bandwidth /dev/vdc:1099511627776:1:1099511627776|iops /dev/vdc:1000000000:1:1000000000");
+
+	/* the namespace may be declared on <domain> */
+	ok_at(__LINE__,
+	      "<domain " NS "><name>n</name><uuid>" UUID "</uuid><metadata>"
+	      "<blockio:limits><blockio:device path='/dev/vdb' iops='7'/></blockio:limits>"
+	      "</metadata></domain>", "iops /dev/vdb:7:0");
+}
+
+static void test_values(void)
+{
+	/* the message names the value, the attribute and the element */
+	BAD(LIMITS("<blockio:disk dev='vda' bandwidth='8XB/s'/>"),
+	    "invalid value '8XB/s' for attribute 'bandwidth' of <blockio:disk dev='vda'>: unknown unit 'XB'");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='-5'/>"),
+	    "invalid value '-5' for attribute 'iops' of <blockio:disk dev='vda'>");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='0'/>"), "must be at least 1");
+	BAD(LIMITS("<blockio:disk dev='vda' bandwidth=''/>"),
+	    "invalid value '' for attribute 'bandwidth' of <blockio:disk dev='vda'>: empty value");
+	BAD(LIMITS("<blockio:disk dev='vda' bandwidth='99999999999999999999999'/>"), "out of range");
+	BAD(LIMITS("<blockio:disk dev='vda' bandwidth='2T'/>"), "out of range: more than 1TiB/s");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='5' strategy='Token'/>"),
+	    "invalid value 'Token' for attribute 'strategy' of <blockio:disk dev='vda'>: expected 'leaky' or 'token'");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='5' strategy=' token'/>"), "attribute 'strategy'");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='5' strategy=''/>"), "attribute 'strategy'");
+	BAD(LIMITS("<blockio:disk dev='vda' bandwidth='1M' strategy='token' bucket='1M/s'/>"),
+	    "invalid value '1M/s' for attribute 'bucket' of <blockio:disk dev='vda'>: a size takes no '/s'");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='5' strategy='token' iops-bucket='0'/>"),
+	    "attribute 'iops-bucket'");
+	/* the value is escaped: the message stays one line */
+	BAD(LIMITS("<blockio:disk dev='vda' bandwidth='8M&#10;B'/>"),
+	    "invalid value '8M\\x0aB' for attribute 'bandwidth'");
+	BAD(LIMITS("<blockio:device path='/dev/a&#10;b' iops='1'/>"),
+	    "invalid value '/dev/a\\x0ab' for attribute 'path' of <blockio:device path='/dev/a\\x0ab'>: not an absolute path");
+	BAD(LIMITS("<blockio:device path='dev/sdb' iops='1'/>"), "not an absolute path");
+	BAD(LIMITS("<blockio:device path='' iops='1'/>"), "not an absolute path");
+	BAD(LIMITS("<blockio:disk dev='vd a' iops='1'/>"), "not a disk target name");
+	BAD(LIMITS("<blockio:disk dev='' iops='1'/>"), "not a disk target name");
+}
+
+static void test_structure(void)
+{
+	BAD(LIMITS("<blockio:disk dev='vda'/>"),
+	    "<blockio:disk dev='vda'> sets neither 'bandwidth' nor 'iops'");
+	BAD(LIMITS("<blockio:disk dev='vda' bandwidth='1M' bucket='2M'/>"),
+	    "attribute 'bucket' of <blockio:disk dev='vda'> needs strategy='token'");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='1' strategy='leaky' iops-bucket='2'/>"),
+	    "attribute 'iops-bucket' of <blockio:disk dev='vda'> needs strategy='token'");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='1' strategy='token' bucket='2M'/>"),
+	    "attribute 'bucket' of <blockio:disk dev='vda'> needs attribute 'bandwidth'");
+	BAD(LIMITS("<blockio:disk dev='vda' bandwidth='1M' strategy='token' iops-bucket='2'/>"),
+	    "attribute 'iops-bucket' of <blockio:disk dev='vda'> needs attribute 'iops'");
+	BAD(LIMITS("<blockio:disk bandwidth='1M'/>"), "missing attribute 'dev' of <blockio:disk>");
+	BAD(LIMITS("<blockio:device bandwidth='1M'/>"), "missing attribute 'path' of <blockio:device>");
+	BAD(LIMITS("<blockio:disk dev='vda' path='/dev/sdb' bandwidth='1M'/>"),
+	    "unsupported attribute 'path' of <blockio:disk dev='vda'>");
+	BAD(LIMITS("<blockio:device dev='vda' path='/dev/sdb' bandwidth='1M'/>"),
+	    "unsupported attribute 'dev' of <blockio:device path='/dev/sdb'>");
+	BAD(LIMITS("<blockio:disk dev='vda' bandwith='1M'/>"),
+	    "unsupported attribute 'bandwith' of <blockio:disk dev='vda'>");
+	BAD(LIMITS("<blockio:disk dev='vda' blockio:iops='1'/>"),
+	    "unsupported attribute 'blockio:iops' of <blockio:disk dev='vda'>");
+	BAD(LIMITS("<blockio:disk xmlns:o='urn:o' dev='vda' iops='1' o:x='1'/>"),
+	    "unsupported attribute 'o:x'");
+	BAD(LIMITS("<blockio:disk dev='vda' bandwidth='1M'/><blockio:disk dev='vda' iops='5'/>"),
+	    "duplicate <blockio:disk dev='vda'>");
+	BAD(LIMITS("<blockio:device path='/dev/sdb' iops='5'/><blockio:device path='/dev/sdb' iops='5'/>"),
+	    "duplicate <blockio:device path='/dev/sdb'>");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='1'><blockio:disk dev='vdb' iops='1'/></blockio:disk>"),
+	    "unexpected element <blockio:disk> in <blockio:disk dev='vda'>");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='1'>text</blockio:disk>"),
+	    "unexpected text 'text' in <blockio:disk dev='vda'>");
+	BAD(LIMITS("<blockio:disk dev='vda' iops='1'><![CDATA[x]]></blockio:disk>"),
+	    "unexpected content in <blockio:disk dev='vda'>");
+	BAD(LIMITS("<blockio:limit dev='vda' iops='1'/>"),
+	    "unexpected element <blockio:limit> in <blockio:limits>");
+	BAD(LIMITS("<disk dev='vda' iops='1'/>"), "unexpected element <disk> in <blockio:limits>");
+	BAD(LIMITS("junk<blockio:disk dev='vda' iops='1'/>"),
+	    "unexpected text 'junk' in <blockio:limits>");
+	BAD("<blockio:limits " NS " version='2'/>", "unsupported attribute 'version' of <blockio:limits>");
+	BAD(LIMITS("") LIMITS(""), "more than one element of namespace");
+	BAD("<blockio:caps " NS "/>", "unsupported element <blockio:caps> in <metadata>");
+	BAD("<b:limits xmlns:b='https://blockio.dev/xmlns/limits/2'/>",
+	    "unsupported namespace 'https://blockio.dev/xmlns/limits/2' of <limits>");
+}
+
+static void test_disks(void)
+{
+	BAD(LIMITS("<blockio:disk dev='vdz' iops='1'/>"),
+	    "<blockio:disk dev='vdz'>: the domain has no <disk> with <target dev='vdz'/>");
+	BAD(LIMITS("<blockio:disk dev='vdd' iops='1'/>"),
+	    "disk 'vdd' is of type 'network', not 'file' or 'block'; cap its host device with <blockio:device");
+	BAD(LIMITS("<blockio:disk dev='vdf' iops='1'/>"), "is of type 'volume'");
+	BAD(LIMITS("<blockio:disk dev='sda' iops='1'/>"), "<blockio:disk dev='sda'>: disk 'sda' has no source");
+}
+
+static void test_documents(void)
+{
+	BAD_XML("", "not well-formed");
+	BAD_XML("<domain>", "not well-formed");
+	BAD_XML("<domain><name>x</name></domian>", "not well-formed");
+	BAD_XML("<domain>\xff</domain>", "not well-formed");
+	BAD_XML("<domain a='1' a='2'/>", "not well-formed");
+	BAD_XML("<domain>&undefined;</domain>", "not well-formed");
+	BAD_XML("<domains/>", "not a libvirt domain XML: the root element is <domains>");
+	BAD_XML("<x:domain xmlns:x='urn:x'/>", "not a libvirt domain XML");
+	BAD_XML("<!DOCTYPE domain><domain/>", "<!DOCTYPE> is not accepted");
+	BAD_XML("<?xml version='1.0'?><!DOCTYPE d [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;'>"
+		"<!ENTITY c '&b;&b;&b;&b;&b;&b;'>]><domain>&c;</domain>", "domain XML");
+	BAD_XML("<!DOCTYPE d [<!ENTITY a 'x'>]><domain>&a;</domain>", "<!DOCTYPE> is not accepted");
+	BAD_XML("<domain><uuid>not-a-uuid</uuid></domain>", "invalid value 'not-a-uuid' of <uuid>");
+	BAD_XML("<domain><name>x</name><metadata>" LIMITS("") "</metadata></domain>",
+		"needs a <name> and a <uuid>");
+	/* an embedded NUL ends nothing: the document is not well-formed */
+	{
+		static const char nul[] = "<domain><name>a\0b</name></domain>";
+		struct blockio_config cfg;
+		struct blockio_error err = { "" };
+
+		CHECK(blockio_config_parse(nul, sizeof(nul) - 1, &cfg, &err) == -1);
+		CHECK_CONTAINS(err.msg, "not well-formed");
+	}
+}
+
+static void test_resolution(void)
+{
+	BAD_RESOLVE(LIMITS("<blockio:disk dev='vde' iops='1'/>"),
+		    "<blockio:disk dev='vde'>: '/tmp/t.img' is on a filesystem without a block device (0:45)");
+	BAD_RESOLVE(LIMITS("<blockio:disk dev='vdh' iops='1'/>"),
+		    "<blockio:disk dev='vdh'>: cannot stat '/nope/x.img': No such file or directory");
+	BAD_RESOLVE(LIMITS("<blockio:device path='/dev/nonexistent' iops='1'/>"), "cannot stat");
+	BAD_RESOLVE(LIMITS("<blockio:device path='/dev/null' iops='1'/>"),
+		    "'/dev/null' is not a block device");
+	BAD_RESOLVE(LIMITS("<blockio:device path='/var/lib/libvirt/images/a.img' iops='1'/>"),
+		    "is not a block device");
+	BAD_RESOLVE(LIMITS("<blockio:device path='/var/lib/libvirt/images' iops='1'/>"),
+		    "is not a block device");
+	BAD_RESOLVE(LIMITS("<blockio:device path='/dev/stale' iops='1'/>"),
+		    "no block device 8:99 in /sys/dev/block");
+	/* one host disk, two targets: the kernel has one rule per disk */
+	BAD_RESOLVE(LIMITS("<blockio:disk dev='vda' iops='1'/><blockio:disk dev='vdg' iops='2'/>"),
+		    "<blockio:disk dev='vda'> and <blockio:disk dev='vdg'> are both on host disk /dev/vdc (252:32)");
+	BAD_RESOLVE(LIMITS("<blockio:disk dev='vdc' iops='1'/><blockio:device path='/dev/sdb2' iops='2'/>"),
+		    "are both on host disk /dev/sdb");
+	BAD_RESOLVE(LIMITS("<blockio:device path='/dev/dm-0' iops='1'/><blockio:device path='/dev/mapper/vg-lv' iops='2'/>"),
+		    "are both on host disk /dev/dm-0");
+}
+
+/* Hostile names parse like any other; the UUID is what names the cgroup. */
+static void test_names(void)
+{
+	static const char *const names[] = {
+		"a/b", "../../../etc", "..", ".", "my vm", "line1&#10;line2",
+		"caf\xc3\xa9-\xe2\x9c\x93", "tab&#9;x", "'quoted'", "$(rm -rf /)",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct blockio_config cfg;
+		struct blockio_error err = { "" };
+		const char *xml = domain_named(names[i], LIMITS("<blockio:disk dev='vda' iops='5'/>"));
+
+		CHECKF(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0,
+		       "%s: %s", names[i], err.msg);
+		CHECK_STR(cfg.uuid, UUID);
+		CHECK(cfg.name && cfg.nrules == 1);
+		blockio_config_free(&cfg);
+	}
+	/* the raw name survives parsing; messages escape it */
+	{
+		struct blockio_config cfg;
+		struct blockio_error err = { "" };
+		const char *xml = domain_named("a&#10;b", "");
+
+		CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
+		CHECK_STR(cfg.name, "a\nb");
+		blockio_config_free(&cfg);
+	}
+}
+
+static void test_identity_and_status(void)
+{
+	struct blockio_config cfg;
+	struct blockio_error err = { "" };
+	const char *xml = domain(LIMITS("<blockio:disk dev='vda' bandwidth='8XB/s'/>"));
+	const char *status;
+	pid_t pid = 0;
+
+	/* on stop the metadata may be broken: the identity still reads */
+	CHECK(blockio_domain_identity(xml, strlen(xml), &cfg, &err) == 0);
+	CHECK_STR(cfg.uuid, UUID);
+	blockio_config_free(&cfg);
+
+	status = "<domstatus state='running' reason='booted' pid='4242'><domain/></domstatus>";
+	CHECK(blockio_status_pid(status, strlen(status), &pid) == 0 && pid == 4242);
+	status = "<domstatus pid='1'/>";
+	CHECK(blockio_status_pid(status, strlen(status), &pid) == -1);
+	status = "<domstatus pid='12x'/>";
+	CHECK(blockio_status_pid(status, strlen(status), &pid) == -1);
+	status = "<domstatus pid='99999999999999'/>";
+	CHECK(blockio_status_pid(status, strlen(status), &pid) == -1);
+	status = "<domstatus/>";
+	CHECK(blockio_status_pid(status, strlen(status), &pid) == -1);
+	status = "<domstatus";
+	CHECK(blockio_status_pid(status, strlen(status), &pid) == -1);
+}
+
+int main(void)
+{
+	test_without_limits();
+	test_rules();
+	test_values();
+	test_structure();
+	test_disks();
+	test_documents();
+	test_resolution();
+	test_names();
+	test_identity_and_status();
+	return check_done("test-config");
+}
