@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The hook binary (built with ASan+UBSan) as libvirt runs it: argv, XML on
+# stdin, exit status, one line on stderr.  Only what needs no blockio
+# kernel: validation, domains without caps, stop, and the clear failure
+# when the controller is missing.
+set -u
+: "${B:?}" "${SRCDIR:?}"
+hook=$B/san/blockio-hook
+passed=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect STATUS STDERR-SUBSTRING OPERATION XML-FILE
+expect() {
+	want_rc=$1 want_err=$2 op=$3 xml=$4
+	"$hook" vm1 "$op" begin - <"$xml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -ne "$want_rc" ]; then
+		failed=$((failed + 1)); echo "FAIL: $op $(basename "$xml"): exit $rc, want $want_rc: $(cat "$tmp/err")" >&2
+	elif [ -n "$want_err" ] && ! grep -qF -- "$want_err" "$tmp/err"; then
+		failed=$((failed + 1)); echo "FAIL: $op $(basename "$xml"): stderr '$(cat "$tmp/err")' lacks '$want_err'" >&2
+	elif [ -z "$want_err" ] && [ "$lines" -ne 0 ]; then
+		failed=$((failed + 1)); echo "FAIL: $op $(basename "$xml"): unexpected stderr '$(cat "$tmp/err")'" >&2
+	elif [ -n "$want_err" ] && { [ "$lines" -ne 1 ] || ! head -c 9 "$tmp/err" | grep -q '^blockio: '; }; then
+		failed=$((failed + 1)); echo "FAIL: $op $(basename "$xml"): not one 'blockio: ' line: '$(cat "$tmp/err")'" >&2
+	elif [ -s "$tmp/out" ]; then
+		failed=$((failed + 1)); echo "FAIL: $op $(basename "$xml"): wrote to stdout" >&2
+	else
+		passed=$((passed + 1))
+	fi
+}
+
+domain() { # METADATA
+	cat <<XML
+<domain type='qemu'>
+  <name>vm1</name>
+  <uuid>c7a5fdbd-cdaf-9455-926a-d65c16db1809</uuid>
+  <metadata>$1</metadata>
+  <devices>
+    <disk type='file' device='disk'><source file='$tmp/missing.img'/><target dev='vda' bus='virtio'/></disk>
+  </devices>
+</domain>
+XML
+}
+NS="xmlns:blockio='https://blockio.dev/xmlns/limits/1'"
+domain "" >"$tmp/plain.xml"
+domain "<blockio:limits $NS><blockio:disk dev='vda' bandwidth='8MiB/s'/></blockio:limits>" >"$tmp/capped.xml"
+domain "<blockio:limits $NS><blockio:disk dev='vda' bandwidth='8XB/s'/></blockio:limits>" >"$tmp/bad.xml"
+domain "<blockio:limits $NS/>" >"$tmp/empty.xml"
+printf 'not xml at all\n' >"$tmp/junk.xml"
+
+# validation at prepare, start, restore, migrate
+for op in prepare start restore migrate; do
+	expect 1 "blockio: invalid value '8XB/s' for attribute 'bandwidth' of <blockio:disk dev='vda'>: unknown unit 'XB'" "$op" "$tmp/bad.xml"
+	expect 1 "blockio: domain XML is not well-formed" "$op" "$tmp/junk.xml"
+	expect 0 "" "$op" "$tmp/plain.xml"
+	expect 0 "" "$op" "$tmp/empty.xml"
+done
+# prepare/start/restore also find the host disk; migrate only validates
+expect 1 "blockio: <blockio:disk dev='vda'>: cannot stat '$tmp/missing.img': No such file or directory" prepare "$tmp/capped.xml"
+expect 1 "cannot stat" restore "$tmp/capped.xml"
+expect 0 "" migrate "$tmp/capped.xml"
+
+# a domain without caps is left alone at started/reconnect, whatever the kernel
+expect 0 "" started "$tmp/plain.xml"
+expect 0 "" reconnect "$tmp/plain.xml"
+# stop and release: idempotent, harmless without a cgroup or with bad metadata
+for op in stopped release; do
+	expect 0 "" "$op" "$tmp/plain.xml"
+	expect 0 "" "$op" "$tmp/bad.xml"
+done
+# operations the hook does not handle: nothing, whatever stdin holds
+expect 0 "" attach "$tmp/junk.xml"
+expect 0 "" shutdown "$tmp/junk.xml"
+
+# caps but no blockio controller on this kernel: a clear refusal
+if ! grep -qE '^blockio[[:space:]]' /proc/cgroups; then
+	printf 'x' >"$tmp/missing.img"
+	if "$B/tests/../san/blockio-hook" vm1 prepare begin - <"$tmp/capped.xml" 2>/dev/null; then
+		expect 1 "blockio: the kernel has no enabled blockio cgroup controller" started "$tmp/capped.xml"
+	else
+		echo "note: $tmp is on a filesystem without a block device; skipping the started check" >&2
+	fi
+fi
+
+# usage
+if "$hook" -h | grep -q 'usage: 50-blockio'; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: -h" >&2; fi
+"$hook" >/dev/null 2>&1
+if [ $? -eq 2 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: no args" >&2; fi
+
+echo "test-hook.sh: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
