@@ -11,7 +11,7 @@ HOOK_OUT := $(CURDIR)/build/libvirt-hook
 
 # The scripts parallelize internally (make -jN); targets run one at a time.
 .NOTPARALLEL:
-.PHONY: help deps kernel l2 hook image check check-host demo bench shell clean
+.PHONY: help deps kernel l2 hook progs image check check-host demo bench shell clean
 
 help:
 	@echo "blockio make targets:"
@@ -24,6 +24,7 @@ help:
 	@echo "  make l2          L2 guest: build/l2/bzImage, build/l2/initramfs.cpio.gz"
 	@echo "  make hook        libvirt hook (libvirt-hook/ -> build/libvirt-hook/)"
 	@echo "  make image       L1 root filesystem: build/l1/rootfs.img"
+	@echo "  make progs       test programs run in L1: build/tests-bin/"
 	@echo "  make bench       run the benchmarks in bench/"
 	@echo "  make shell       boot L1 with a root shell on the console (Ctrl-a x quits)"
 	@echo "  make clean       remove build/ (ccache and /var/cache/blockio stay)"
@@ -48,7 +49,11 @@ hook: deps
 image: deps l2 hook
 	images/build-l1
 
-check: kernel image
+# Small test programs run in L1 from the source share (build/tests-bin).
+progs: deps
+	$(MAKE) -C tests/progs O=$(CURDIR)/build/tests-bin
+
+check: kernel image progs
 	scripts/run-tests $(GROUPS)
 
 check-host: deps l2 hook
