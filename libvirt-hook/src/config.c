@@ -38,6 +38,18 @@ static const char *escape(const char *s, char buf[ESC_MAX])
 	return buf;
 }
 
+/* "prefix:name" of an element or attribute, escaped, for messages. */
+static const char *qname(xmlNsPtr ns, const xmlChar *name, char buf[ESC_MAX])
+{
+	char raw[ESC_MAX];
+	bool prefixed = ns && ns->prefix;
+
+	snprintf(raw, sizeof(raw), "%s%s%s",
+		 prefixed ? (const char *)ns->prefix : "", prefixed ? ":" : "",
+		 (const char *)name);
+	return escape(raw, buf);
+}
+
 static char *xstrdup(const char *s)
 {
 	char *d = strdup(s);
@@ -335,10 +347,8 @@ static int check_child(struct parse *p, xmlNodePtr c, const char *what,
 	case XML_ELEMENT_NODE:
 		if (want && want(c))
 			return 1;
-		blockio_error_set(p->err, "unexpected element <%s%s%s> in %s",
-				  c->ns && c->ns->prefix ? (const char *)c->ns->prefix : "",
-				  c->ns && c->ns->prefix ? ":" : "",
-				  escape((const char *)c->name, esc), what);
+		blockio_error_set(p->err, "unexpected element <%s> in %s",
+				  qname(c->ns, c->name, esc), what);
 		return -1;
 	default:
 		blockio_error_set(p->err, "unexpected content in %s", what);
@@ -417,10 +427,8 @@ static int read_attrs(struct parse *p, xmlNodePtr node, struct element *e)
 
 		if (a->ns || id == A_COUNT ||
 		    (id == A_DEV && !e->is_disk) || (id == A_PATH && e->is_disk)) {
-			blockio_error_set(p->err, "unsupported attribute '%s%s%s' of %s",
-					  a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "",
-					  a->ns && a->ns->prefix ? ":" : "",
-					  escape((const char *)a->name, esc), e->what);
+			blockio_error_set(p->err, "unsupported attribute '%s' of %s",
+					  qname(a->ns, a->name, esc), e->what);
 			return -1;
 		}
 		if (!e->attr[id])
@@ -676,10 +684,8 @@ static int parse_limits(struct parse *p, xmlNodePtr limits)
 	if (limits->properties) {
 		xmlAttrPtr a = limits->properties;
 
-		blockio_error_set(p->err, "unsupported attribute '%s%s%s' of <blockio:limits>",
-				  a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "",
-				  a->ns && a->ns->prefix ? ":" : "",
-				  escape((const char *)a->name, esc));
+		blockio_error_set(p->err, "unsupported attribute '%s' of <blockio:limits>",
+				  qname(a->ns, a->name, esc));
 		return -1;
 	}
 	for (xmlNodePtr c = limits->children; c; c = c->next) {
