@@ -9,10 +9,13 @@
  *
  * Modes:
  *   seq   sequential writes of --size bytes in --bs blocks, then fsync
- *   rand  random 4 KiB writes: --count ops, or for --duration seconds, then fsync
+ *   rand  random 4 KiB writes: --count ops, or for --duration seconds, then fsync;
+ *         with --duration also prints progress lines every second (fsync_ms=0)
  *   loop  repeated sequential passes of --size for --duration seconds, fsync
- *         after each pass; prints "BLOCKIO-L2-PROGRESS t=S bytes=B rate_kib=R"
+ *         after each pass; prints
+ *         "BLOCKIO-L2-PROGRESS t=S bytes=B rate_kib=R ops=N fsync_ms=F"
  *         every second so an observer outside the guest sees progress
+ *         (F: how long the last pass's fsync took)
  *   read  sequential reads of --size bytes in --bs blocks
  *
  * --direct 1 opens with O_DIRECT (sizes must be 4 KiB multiples), --sync 1
@@ -235,20 +238,29 @@ static void run_seq(int fd, const struct opts *o, const char *buf, struct result
 	do_fsync(fd);
 }
 
+/* One BLOCKIO-L2-PROGRESS line per whole second elapsed since the last call. */
+static void print_progress(const struct result *r, double t0, double *next, double fsync_ms)
+{
+	double t;
+
+	for (t = now() - t0; t >= *next; *next += 1)
+		printf("BLOCKIO-L2-PROGRESS t=%.0f bytes=%" PRIu64 " rate_kib=%.0f ops=%" PRIu64 " fsync_ms=%.1f\n",
+		       *next, r->bytes, (double)r->bytes / 1024 / t, r->ops, fsync_ms);
+	fflush(stdout);
+}
+
 static void run_loop(int fd, const struct opts *o, const char *buf, struct result *r, double t0)
 {
 	uint64_t pos = 0, devsz = dev_size(fd);
 	double duration = o->duration > 0 ? o->duration : 10, next = 1;
 
 	while (now() - t0 < duration) {
-		double t;
+		double f0;
 
 		r->bytes += seq_pass(fd, o, buf, devsz, &pos, &r->ops);
+		f0 = now();
 		do_fsync(fd);
-		for (t = now() - t0; t >= next; next += 1)
-			printf("BLOCKIO-L2-PROGRESS t=%.0f bytes=%" PRIu64 " rate_kib=%.0f\n", next, r->bytes,
-			       (double)r->bytes / 1024 / t);
-		fflush(stdout);
+		print_progress(r, t0, &next, (now() - f0) * 1000);
 	}
 }
 
@@ -256,6 +268,7 @@ static void run_rand(int fd, const struct opts *o, const char *buf, struct resul
 {
 	uint64_t devsz = dev_size(fd), blocks, x = 0x9e3779b97f4a7c15ull;
 	uint64_t count = o->count;
+	double next = 1;
 
 	if (!devsz)
 		devsz = o->size;
@@ -271,6 +284,8 @@ static void run_rand(int fd, const struct opts *o, const char *buf, struct resul
 		pwrite_all(fd, buf, RAND_BS, (x % blocks) * RAND_BS);
 		r->bytes += RAND_BS;
 		r->ops++;
+		if (!count && !(r->ops & 15))
+			print_progress(r, t0, &next, 0);
 	}
 	do_fsync(fd);
 }
