@@ -20,9 +20,11 @@ setup_ccache() {
 	ccache --max-size=5G >/dev/null
 }
 
-# Kernel make variables shared by the L1 and L2 builds.
+# Kernel make variables shared by the L1 and L2 builds. Host tools are built
+# without ccache: a ccache hit for objtool (its -Wp,-MD,<absolute path>) from
+# another build directory leaves no depfile and fixdep fails.
 kmake_vars() {
-	printf '%s\n' "CC=ccache gcc" "HOSTCC=ccache gcc" \
+	printf '%s\n' "CC=ccache gcc" "HOSTCC=gcc" \
 		"KBUILD_BUILD_USER=blockio" "KBUILD_BUILD_HOST=build"
 }
 
