@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+# nested-test: one phase's verdict. Input: the phase object written by
+# run-scenario (method, workload, vms, boot_s, samples, probe_ms,
+# guest_fsync_ms, warmup, window, tolerance). Output: the same object with
+# .result: the steady window, per VM the rates by each meter and their ratio
+# to the cap, the writeback that escaped the cap, the dirty memory it held
+# in L1, the neighbour's fsync latency, the checks and printable lines.
+#
+# Meters (cumulative counters in each sample, per VM):
+#   blockio  blockio.stat written bytes (I/Os for rand) minus what
+#            kiothrottled still holds: charged to the VM's cgroup and sent
+#            to the disk
+#   trace    bytes (requests) completed by the disk inside the VM's image
+#            extents: what reached the disk, whoever was charged
+#   v2       the VM's cgroup v2 scope io.stat wbytes (wios): what the
+#            mainline io controller charged to the VM
+#   guest    what the guest wrote, from its progress lines
+
+def mib: . / 1048576;
+def r2: if . == null then null else (. * 100 | round) / 100 end;
+def r3: if . == null then null else (. * 1000 | round) / 1000 end;
+def pct($p): if length == 0 then null else sort | .[((length - 1) * $p) | floor] end;
+def stats: if length == 0 then {n: 0, median: null, p90: null, max: null}
+	else {n: length, median: pct(0.5), p90: pct(0.9), max: max} end;
+
+def meter($m; $w):
+	if $m == "blockio" then
+		(if .blockio == null then null
+		 elif $w == "seq" then .blockio.write_bytes - .blockio.queued_bytes
+		 else .blockio.ios - .blockio.queued_bios end)
+	elif $m == "trace" then (if .trace == null then null elif $w == "seq" then .trace.bytes else .trace.reqs end)
+	elif $m == "v2" then (if .v2 == null or .v2.wbytes == null then null elif $w == "seq" then .v2.wbytes else .v2.wios end)
+	elif $m == "guest" then (if .guest == null then null elif $w == "seq" then .guest.bytes else .guest.ops end)
+	else null end;
+
+# rate of a meter between two samples (per second), null if missing
+def rate($a; $b; $vm; $m; $w):
+	($a.vms[$vm] | meter($m; $w)) as $x | ($b.vms[$vm] | meter($m; $w)) as $y |
+	if $x == null or $y == null or $b.t <= $a.t then null else ($y - $x) / ($b.t - $a.t) end;
+
+. as $p
+| $p.workload as $w
+| ($p.tolerance[0]) as $lo | ($p.tolerance[1]) as $hi
+| ($p.samples | sort_by(.t)) as $S
+| ($p.vms | map(select(.role == "capped"))) as $capped
+| ($p.vms | map(select(.role == "neighbour")) | .[0].name) as $nb
+| (if $w == "seq" then "MiB/s" else "IOPS" end) as $unit
+| (if $w == "seq" then 1048576 else 1 end) as $div
+| (if ($p.boot_s | length) == ($p.vms | length) then ([$p.boot_s[]] | max) + $p.warmup else null end) as $ws
+| (if $ws == null or ($S | length) == 0 then null else ($S | map(select(.t >= $ws)) | .[0]) end) as $s0
+| (if ($S | length) == 0 then null else $S[-1] end) as $s1
+| ($s0 != null and $s1 != null and $s1.t > $s0.t + 5) as $have_window
+# the meter that says what reached the disk for this VM
+| def primary($vm): if ($s1.vms[$vm].trace != null) then "trace" elif ($s1.vms[$vm].blockio != null) then "blockio"
+	elif ($s1.vms[$vm].v2 != null) then "v2" else "guest" end;
+(if $have_window then ($S | map(select(.t >= $s0.t and .t <= $s1.t))) else [] end) as $W
+| def vmres($v):
+	$v.name as $vm | primary($vm) as $pm | $v.cap as $cap |
+	(if $have_window then {
+		blockio: rate($s0; $s1; $vm; "blockio"; $w), trace: rate($s0; $s1; $vm; "trace"; $w),
+		v2: rate($s0; $s1; $vm; "v2"; $w), guest: rate($s0; $s1; $vm; "guest"; $w) } else {} end) as $rates |
+	($rates[$pm]) as $dev |
+	# writeback beyond cap x time since the VM started writing (its boot)
+	(if $cap == null or $p.boot_s[$vm] == null then null else
+		($S | map(select(.t >= $p.boot_s[$vm]))) as $from |
+		if ($from | length) < 2 then null else
+			($from[0]) as $b | ($b.vms[$vm] | meter($pm; $w)) as $base |
+			if $base == null then null else
+				[$from[] | ((.vms[$vm] | meter($pm; $w)) - $base) - $cap * (.t - $b.t)] as $ex |
+				{peak: ([$ex | max, 0] | max), final: $ex[-1], seconds: ($from[-1].t - $b.t)}
+			end
+		end end) as $esc |
+	# sub-windows of 10 s: the lowest rate
+	(if $have_window and ($W | length) > 10 then
+		[range(0; ($W | length) - 10; 5) as $i | rate($W[$i]; $W[$i + 10]; $vm;
+			(if $p.method == "blockio" and $v.role == "capped" then "blockio" else $pm end); $w)]
+		| map(select(. != null)) | (if length > 0 then min else null end) else null end) as $min10 |
+	{
+		name: $vm, role: $v.role, cap: $cap, cap_unit: $v.cap_unit, capped_by: $v.capped_by,
+		boot_s: $p.boot_s[$vm], meter: $pm,
+		rate: ($rates | map_values(if . == null then null else (. | r3) end)),
+		device_rate: ($dev | r3),
+		ratio: (if $cap == null or $dev == null then null else ($dev / $cap | r3) end),
+		ratio_blockio: (if $cap == null or $rates.blockio == null then null else ($rates.blockio / $cap | r3) end),
+		ratio_trace: (if $cap == null or $rates.trace == null then null else ($rates.trace / $cap | r3) end),
+		ratio_guest: (if $cap == null or $rates.guest == null then null else ($rates.guest / $cap | r3) end),
+		min10_ratio: (if $cap == null or $min10 == null then null else ($min10 / $cap | r3) end),
+		escaped: (if $esc == null then null else {
+			peak: ($esc.peak | round), final: ($esc.final | round),
+			peak_cap_seconds: ($esc.peak / $cap | r2), over_seconds: ($esc.seconds | r2) } end),
+		# what the mainline io controller charged to the VM's scope, as a
+		# fraction of what reached the disk (window, and its last 20 s)
+		v2_charged: (if $have_window and $rates.v2 != null and ($rates.trace // 0) > 0 then {
+			window: ($rates.v2 / $rates.trace | r3),
+			last20: (($W | map(select(.t >= $s1.t - 20)) | .[0]) as $l |
+				rate($l; $s1; $vm; "v2"; $w) as $a | rate($l; $s1; $vm; "trace"; $w) as $b |
+				if $a == null or ($b // 0) <= 0 then null else ($a / $b | r3) end) } else null end),
+		dirty: ([$W[] | .vms[$vm].v2 | select(. != null and .file_dirty != null) | .file_dirty + .file_writeback] |
+			if length == 0 then null else {max: max, mean: (add / length | round)} end),
+		held: ([$W[] | .vms[$vm].held | select(. != null) | .bytes] |
+			if length == 0 then null else {max: max, mean: (add / length | round)} end),
+		throttled: (if $have_window and $s1.vms[$vm].throttlecnt != null and $s0.vms[$vm].throttlecnt != null then
+			{bw: ($s1.vms[$vm].throttlecnt.bw_count - $s0.vms[$vm].throttlecnt.bw_count),
+			 iops: ($s1.vms[$vm].throttlecnt.iops_count - $s0.vms[$vm].throttlecnt.iops_count)} else null end),
+		fsync_ms: (($p.guest_fsync_ms[$vm] // []) | map(select($ws != null and ($p.boot_s[$vm] + .[0]) >= $ws) | .[1]) | stats)
+	};
+($p.vms | map(vmres(.))) as $R
+| ($R | map({key: .name, value: .}) | from_entries) as $byname
+| ([$capped[].cap] | max) as $maxcap
+| ($byname[$nb].device_rate) as $nbrate
+| (if $p.method != "blockio" or $p.status != "ok" then [] else
+	[$capped[] | $byname[.name] as $r |
+		{name: "cap \(.name)", pass: ($r.ratio_blockio != null and $r.ratio_blockio >= $lo and $r.ratio_blockio <= $hi),
+		 detail: "\(.name): \(($r.rate.blockio // 0) / $div | r2) \($unit) at the disk (blockio.stat) over \(($s1.t - $s0.t) | round) s, cap \(.cap / $div | r2): ratio \($r.ratio_blockio) (want \($lo)..\($hi))"},
+		{name: "neighbour vs \(.name)", pass: ($nbrate != null and $nbrate >= $maxcap and $r.ratio_blockio != null and $r.ratio_blockio >= $lo),
+		 detail: "neighbour wrote \(($nbrate // 0) / $div | r2) \($unit) (needs >= \($maxcap / $div | r2)); \(.name) kept \($r.ratio_blockio) of its cap (needs >= \($lo)); lowest 10 s: \($r.min10_ratio)"}]
+	end) as $checks
+| ([$W[] | (.mem.dirty_kib + .mem.writeback_kib) * 1024] | if length == 0 then null else max end) as $l1dirty
+| ($p.probe_ms | map(select($ws != null and .[0] >= $ws) | .[1]) | stats) as $probe
+| $p + {result: {
+	window: (if $have_window then {start: $s0.t, end: $s1.t, seconds: ($s1.t - $s0.t | r3)} else null end),
+	vms: $byname,
+	l1_dirty_writeback_max: $l1dirty,
+	probe_fsync_ms: $probe,
+	checks: $checks,
+	lines: (
+		["\($p.name): \($p.status)\(if $p.reason != "" then " (" + $p.reason + ")" else "" end); guests booted after \([$p.boot_s[]] | map(tostring) | join("/")) s; window \(if $have_window then "\($s0.t | round)..\($s1.t | round) s" else "none" end)"]
+		+ [$R[] | "  \(.name | .[7:] | (. + "            ")[:12]) \(if .cap != null then "cap \(.cap / $div | r2) \($unit), " else "" end)disk \((.device_rate // 0) / $div | r2) \($unit) (\(.meter))\(if .ratio != null then " = \(.ratio) x cap" else "" end)\(if .ratio_blockio != null and .meter != "blockio" then ", blockio.stat \(.ratio_blockio)" else "" end), guest \((.rate.guest // 0) / $div | r2)\(if .escaped != null then ", escaped \(.escaped.peak | mib | r2) MiB" else "" end)\(if .dirty != null then ", dirty max \(.dirty.max | mib | r2) MiB" else "" end)\(if .held != null then ", held max \(.held.max | mib | r2) MiB" else "" end)\(if .role == "neighbour" and .fsync_ms.n > 0 then ", fsync median \(.fsync_ms.median) ms max \(.fsync_ms.max) ms" else "" end)"]
+		+ [$checks[] | "  \(if .pass then "PASS" else "FAIL" end) \(.name): \(.detail)"])
+}}
