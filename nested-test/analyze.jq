@@ -70,6 +70,11 @@ def rate($a; $b; $vm; $m; $w):
 				{peak: ([$ex | max, 0] | max), final: $ex[-1], seconds: ($from[-1].t - $b.t)}
 			end
 		end end) as $esc |
+	# the first 10 s after the VM started writing (its boot): held from the start?
+	(if $cap == null or $p.boot_s[$vm] == null then null else
+		($S | map(select(.t >= $p.boot_s[$vm])) | .[0]) as $a |
+		($S | map(select(.t >= $p.boot_s[$vm] + 10)) | .[0]) as $b |
+		if $a == null or $b == null then null else rate($a; $b; $vm; $pm; $w) end end) as $first10 |
 	# sub-windows of 10 s: the lowest rate
 	(if $have_window and ($W | length) > 10 then
 		[range(0; ($W | length) - 10; 5) as $i | rate($W[$i]; $W[$i + 10]; $vm;
@@ -84,6 +89,7 @@ def rate($a; $b; $vm; $m; $w):
 		ratio_blockio: (if $cap == null or $rates.blockio == null then null else ($rates.blockio / $cap | r3) end),
 		ratio_trace: (if $cap == null or $rates.trace == null then null else ($rates.trace / $cap | r3) end),
 		ratio_guest: (if $cap == null or $rates.guest == null then null else ($rates.guest / $cap | r3) end),
+		first10_ratio: (if $cap == null or $first10 == null then null else ($first10 / $cap | r3) end),
 		min10_ratio: (if $cap == null or $min10 == null then null else ($min10 / $cap | r3) end),
 		escaped: (if $esc == null then null else {
 			peak: ($esc.peak | round), final: ($esc.final | round),

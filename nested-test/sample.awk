@@ -4,13 +4,13 @@
 # (k=KIND, and vm=NAME for a VM's files), appends one JSON object to OUT
 # and prints one summary line per VM on stdout for the shell:
 #   S VM BOOTED DONE BLOCKIO_DISP_BYTES BLOCKIO_DISP_IOS TRACE_BYTES TRACE_REQS GUEST_BYTES GUEST_OPS MEMCG_DIRTY HELD_BYTES FSYNC_MS
-# (-1 where a meter is missing). Variables: t (seconds since the phase
+# (-1 where a meter is missing), then "M L1_DIRTY+WRITEBACK_KIB". Variables: t (seconds since the phase
 # began), out, maj, min (the images disk), vms ("NAME=/blockio/cgroup/path
 # ..."; "-" for a VM without a blockio cgroup).
 #
 # KINDs: meminfo (/proc/meminfo), dev (/sys/block/D/stat), kiot
 # (/proc/kiothrottled_debug), trace (trace.awk's state), sysio
-# (system.slice io.stat), probe (the last L1 fsync probe line), and per VM:
+# (system.slice io.stat), probe (the L1 fsync probe's log; its last line), and per VM:
 # bstat (blockio.stat), bthr (blockio.throttlecnt), iostat and memstat (the
 # VM's cgroup v2 scope), serial (the guest's console log).
 
@@ -135,4 +135,5 @@ END {
 	}
 	s = s "}}"
 	print s >> out
+	printf "M %d\n", mem["Dirty:"] + mem["Writeback:"]
 }
