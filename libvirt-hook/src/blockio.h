@@ -254,8 +254,12 @@ int blockio_qemu_pid(const struct blockio_paths *paths,
 
 /*
  * Make the cgroup machine/UUID hold exactly @cfg's rules and the whole
- * process @pid, then verify by reading back.  On failure undo: move the
- * process back to the root and remove the cgroup.
+ * process @pid, then verify by reading back.  On failure, a cgroup this
+ * call created is undone (the process back to the root, the cgroup
+ * removed); one that existed before (reconnect, a live change) is left as
+ * it is, so a running VM does not lose its caps to a failed update;
+ * libvirt stops a VM whose `reconnect` hook fails, and `stopped` removes
+ * the cgroup then.
  */
 int blockio_attach(const struct blockio_paths *paths, const char *mount,
 		   const struct blockio_config *cfg, pid_t pid,

@@ -33,6 +33,7 @@
 
 #define LOCK_WAIT_MS	5000	/* for the other user of machine/ */
 #define RMDIR_WAIT_MS	2000	/* for exiting tasks to leave */
+#define THREAD_SETTLE_MS 1000	/* for an exiting thread to go */
 #define POLL_MS		20
 #define MAX_ROWS	256
 #define TEXT_MAX	65536
@@ -409,11 +410,36 @@ static int verify_rules(int cfd, const struct blockio_config *cfg,
 	return blockio_rows_match(cfg, kind, rows, (size_t)n, err);
 }
 
-/* Is every thread of @pid in blockio cgroup @want? */
+/*
+ * Where thread @tid of @pid is: 0 in blockio cgroup @want, 1 elsewhere
+ * (its path in @where), -1 gone.
+ */
+static int thread_place(const struct blockio_paths *paths, pid_t pid,
+			const char *tid, const char *want, char *where,
+			size_t wherelen)
+{
+	char path[PATH_MAX], text[TEXT_MAX];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%s/cgroup", paths->proc,
+		 (int)pid, tid);
+	rc = read_at(AT_FDCWD, path, text, sizeof(text));
+	if (rc == -ENOENT || rc == -ESRCH)
+		return -1;
+	if (rc || blockio_parse_pid_cgroup(text, where, wherelen))
+		snprintf(where, wherelen, "(no blockio line in %.200s)", path);
+	return strcmp(where, want) ? 1 : 0;
+}
+
+/*
+ * Is every thread of @pid in blockio cgroup @want?  A thread that is
+ * exiting already shows the root (cgroup v1 detaches it early): one found
+ * elsewhere is looked at again until it is gone or THREAD_SETTLE_MS pass.
+ */
 static int verify_threads(const struct blockio_paths *paths, pid_t pid,
 			  const char *want, struct blockio_error *err)
 {
-	char path[PATH_MAX], text[TEXT_MAX], where[PATH_MAX];
+	char path[PATH_MAX], where[PATH_MAX];
 	struct dirent *d;
 	unsigned seen = 0;
 	int ret = 0;
@@ -426,21 +452,22 @@ static int verify_threads(const struct blockio_paths *paths, pid_t pid,
 		return -1;
 	}
 	while (!ret && (d = readdir(dir))) {
-		int rc;
+		unsigned waited = 0;
+		int place;
 
 		if (d->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%d/task/%s/cgroup",
-			 paths->proc, (int)pid, d->d_name);
-		rc = read_at(AT_FDCWD, path, text, sizeof(text));
-		if (rc == -ENOENT || rc == -ESRCH)
-			continue;	/* the thread just ended */
+		place = thread_place(paths, pid, d->d_name, want, where, sizeof(where));
+		while (place == 1 && waited < THREAD_SETTLE_MS) {
+			sleep_ms(POLL_MS);
+			waited += POLL_MS;
+			place = thread_place(paths, pid, d->d_name, want, where,
+					     sizeof(where));
+		}
+		if (place < 0)
+			continue;	/* the thread ended */
 		seen++;
-		if (rc || blockio_parse_pid_cgroup(text, where, sizeof(where))) {
-			blockio_error_set(err, "thread %s of QEMU %d: no blockio line in %s",
-					  d->d_name, (int)pid, path);
-			ret = -1;
-		} else if (strcmp(where, want)) {
+		if (place > 0) {
 			char esc[256];
 
 			blockio_escape(where, esc, sizeof(esc));
@@ -463,6 +490,7 @@ int blockio_attach(const struct blockio_paths *paths, const char *mount,
 {
 	char want[64], text[32];
 	int mfd, pfd, cfd, rc;
+	bool created;
 
 	if (blockio_uuid_normalize(cfg->uuid, want) || strcmp(cfg->uuid, want)) {
 		blockio_error_set(err, "internal error: unchecked UUID");
@@ -474,7 +502,8 @@ int blockio_attach(const struct blockio_paths *paths, const char *mount,
 				  mount, strerror(errno));
 		return -1;
 	}
-	if (mkdirat(pfd, cfg->uuid, 0755) && errno != EEXIST) {
+	created = !mkdirat(pfd, cfg->uuid, 0755);
+	if (!created && errno != EEXIST) {
 		blockio_error_set(err, "cannot create cgroup %s/machine/%s: %s",
 				  mount, cfg->uuid, strerror(errno));
 		close(pfd);
@@ -505,7 +534,7 @@ int blockio_attach(const struct blockio_paths *paths, const char *mount,
 		     verify_rules(cfd, cfg, BLOCKIO_BANDWIDTH, err) ||
 		     verify_rules(cfd, cfg, BLOCKIO_IOPS, err);
 	}
-	if (rc) {
+	if (rc && created) {
 		/* undo: everything back to the root, then the cgroup goes */
 		struct blockio_error ignored;
 
