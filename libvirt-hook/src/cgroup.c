@@ -336,25 +336,49 @@ int blockio_detach(const char *mount, const char *uuid,
 	return ret;
 }
 
+/* The rows of @kind's file in cgroup @cfd: their count, or -1. */
+static int read_rows(int cfd, enum blockio_kind kind, struct blockio_row *rows,
+		     struct blockio_error *err)
+{
+	char text[TEXT_MAX];
+	int n, rc;
+
+	rc = read_at(cfd, blockio_kind_file(kind), text, sizeof(text));
+	n = rc ? -1 : blockio_parse_rows(text, rows, MAX_ROWS);
+	if (n < 0)
+		blockio_error_set(err, "cannot read %s: %s", blockio_kind_file(kind),
+				  rc ? strerror(-rc) : "malformed rows");
+	return n;
+}
+
+/* Write rule @line (without newline) to @kind's file in cgroup @cfd. */
+static int write_rule(int cfd, enum blockio_kind kind, const char *line,
+		      struct blockio_error *err)
+{
+	char text[PATH_MAX + 64];
+	int rc;
+
+	snprintf(text, sizeof(text), "%s\n", line);
+	rc = write_at(cfd, blockio_kind_file(kind), text);
+	if (rc)
+		blockio_error_set(err, "cannot write '%s' to %s: %s", line,
+				  blockio_kind_file(kind), strerror(-rc));
+	return rc ? -1 : 0;
+}
+
 /*
  * Make @kind's rules in cgroup @cfd those of @cfg: delete the rules of
- * devices @cfg does not name, then write every rule of @cfg.
+ * devices @cfg does not name ("DEV:0"), then write every rule of @cfg.
  */
 static int write_rules(int cfd, const struct blockio_config *cfg,
 		       enum blockio_kind kind, struct blockio_error *err)
 {
-	const char *file = blockio_kind_file(kind);
 	struct blockio_row rows[MAX_ROWS];
-	char text[TEXT_MAX], line[PATH_MAX + 64];
-	int n, rc;
+	char line[PATH_MAX + 32];
+	int n = read_rows(cfd, kind, rows, err);
 
-	rc = read_at(cfd, file, text, sizeof(text));
-	n = rc ? -1 : blockio_parse_rows(text, rows, MAX_ROWS);
-	if (n < 0) {
-		blockio_error_set(err, "cannot read %s: %s", file,
-				  rc ? strerror(-rc) : "malformed rows");
+	if (n < 0)
 		return -1;
-	}
 	for (int i = 0; i < n; i++) {
 		dev_t dev = makedev(rows[i].major, rows[i].minor);
 		bool keep = false;
@@ -364,30 +388,19 @@ static int write_rules(int cfd, const struct blockio_config *cfg,
 			       cfg->targets[cfg->rules[j].target].dev == dev;
 		if (keep)
 			continue;
-		if (blockio_devnode(&blockio_host_real, dev, line, sizeof(line) - 4, err))
+		if (blockio_devnode(&blockio_host_real, dev, line, sizeof(line) - 2, err))
 			return -1;
-		strcat(line, ":0\n");
-		rc = write_at(cfd, file, line);
-		if (rc) {
-			blockio_error_set(err, "cannot delete rule '%.*s' in %s: %s",
-					  (int)strlen(line) - 1, line, file,
-					  strerror(-rc));
+		strcat(line, ":0");
+		if (write_rule(cfd, kind, line, err))
 			return -1;
-		}
 	}
 	for (size_t j = 0; j < cfg->nrules; j++) {
 		if (cfg->rules[j].kind != kind)
 			continue;
-		if (blockio_rule_format(cfg, &cfg->rules[j], line, sizeof(line) - 1))
+		if (blockio_rule_format(cfg, &cfg->rules[j], line, sizeof(line)))
 			abort();
-		strcat(line, "\n");
-		rc = write_at(cfd, file, line);
-		if (rc) {
-			blockio_error_set(err, "cannot write '%.*s' to %s: %s",
-					  (int)strlen(line) - 1, line, file,
-					  strerror(-rc));
+		if (write_rule(cfd, kind, line, err))
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -396,18 +409,9 @@ static int verify_rules(int cfd, const struct blockio_config *cfg,
 			enum blockio_kind kind, struct blockio_error *err)
 {
 	struct blockio_row rows[MAX_ROWS];
-	char text[TEXT_MAX];
-	int n, rc;
+	int n = read_rows(cfd, kind, rows, err);
 
-	rc = read_at(cfd, blockio_kind_file(kind), text, sizeof(text));
-	n = rc ? -1 : blockio_parse_rows(text, rows, MAX_ROWS);
-	if (n < 0) {
-		blockio_error_set(err, "cannot read back %s: %s",
-				  blockio_kind_file(kind),
-				  rc ? strerror(-rc) : "malformed rows");
-		return -1;
-	}
-	return blockio_rows_match(cfg, kind, rows, (size_t)n, err);
+	return n < 0 ? -1 : blockio_rows_match(cfg, kind, rows, (size_t)n, err);
 }
 
 /*
