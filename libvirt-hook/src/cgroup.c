@@ -173,17 +173,42 @@ static bool is_qemu_of(const struct blockio_paths *paths, pid_t pid,
 	return false;
 }
 
+/*
+ * The PID in NAME.pid, else in the status XML NAME.xml (libvirt 9.0 writes
+ * the PID file of a domain whose name holds a quote as "...&apos;...pid").
+ * 0, or the PID file's -errno (-EINVAL: malformed).
+ */
+static int read_pid_files(int dirfd, const char *name, pid_t *pid)
+{
+	static char text[BLOCKIO_XML_MAX];
+	char file[NAME_MAX + 1];
+	int rc;
+
+	snprintf(file, sizeof(file), "%s.pid", name);
+	rc = read_at(dirfd, file, text, TEXT_MAX);
+	if (!rc && !parse_pid(text, pid))
+		return 0;
+	if (!rc)
+		rc = -EINVAL;
+	snprintf(file, sizeof(file), "%s.xml", name);
+	if (!read_at(dirfd, file, text, sizeof(text)) &&
+	    !blockio_status_pid(text, strlen(text), pid))
+		return 0;
+	return rc;
+}
+
 int blockio_qemu_pid(const struct blockio_paths *paths,
 		     const struct blockio_config *cfg, pid_t *pid,
 		     struct blockio_error *err)
 {
-	char file[NAME_MAX + 1], name[256], buf[TEXT_MAX];
+	char name[256];
 	unsigned waited = 0;
 	int dirfd, rc;
 
 	blockio_escape(cfg->name ? cfg->name : "", name, sizeof(name));
+	/* NAME.pid and NAME.xml must be one file name each */
 	if (!cfg->name || !cfg->name[0] || strchr(cfg->name, '/') ||
-	    (size_t)snprintf(file, sizeof(file), "%s.pid", cfg->name) >= sizeof(file)) {
+	    strlen(cfg->name) + strlen(".pid") > NAME_MAX) {
 		blockio_error_set(err, "domain name '%s' cannot name a PID file",
 				  name);
 		return -1;
@@ -194,29 +219,20 @@ int blockio_qemu_pid(const struct blockio_paths *paths,
 				  strerror(errno));
 		return -1;
 	}
-	/* libvirt writes the PID file before `started`; allow a little slack */
-	while ((rc = read_at(dirfd, file, buf, sizeof(buf))) == -ENOENT &&
+	/* libvirt writes them before `started`; allow a little slack */
+	while ((rc = read_pid_files(dirfd, cfg->name, pid)) == -ENOENT &&
 	       waited < paths->pid_wait_ms) {
 		sleep_ms(POLL_MS * 5);
 		waited += POLL_MS * 5;
 	}
-	if (rc || parse_pid(buf, pid)) {
-		/* the status XML carries the PID as well */
-		static char status[BLOCKIO_XML_MAX];
-
-		snprintf(file, sizeof(file), "%.250s.xml", cfg->name);
-		if (strlen(cfg->name) > 250 ||
-		    read_at(dirfd, file, status, sizeof(status)) ||
-		    blockio_status_pid(status, strlen(status), pid)) {
-			blockio_error_set(err, "no QEMU PID for domain '%s' in %s/%s.pid%s%s",
-					  name, paths->qemu_rundir, name,
-					  rc ? ": " : " (malformed)",
-					  rc ? strerror(-rc) : "");
-			close(dirfd);
-			return -1;
-		}
-	}
 	close(dirfd);
+	if (rc) {
+		blockio_error_set(err, "no QEMU PID for domain '%s' in %s/%s.pid or .xml%s%s",
+				  name, paths->qemu_rundir, name,
+				  rc == -EINVAL ? " (malformed)" : ": ",
+				  rc == -EINVAL ? "" : strerror(-rc));
+		return -1;
+	}
 	if (!is_qemu_of(paths, *pid, cfg->uuid)) {
 		blockio_error_set(err, "PID %d of domain '%s' is not a QEMU with -uuid %s",
 				  (int)*pid, name, cfg->uuid);

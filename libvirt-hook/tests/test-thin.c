@@ -128,9 +128,15 @@ static void test_qemu_pid(const struct blockio_paths *paths)
 	put("run/one.pid", "1\n", 2);
 	CHECK(pid_of(paths, "one", &pid, &err) == -1);
 
-	/* no PID file: the status XML has the PID too */
+	/* no PID file: the status XML has the PID too, and is read at once */
 	put("run/st.xml", "<domstatus state='running' pid='4242'><domain type='qemu'/></domstatus>", 71);
+	t0 = now();
 	CHECK(pid_of(paths, "st", &pid, &err) == 0 && pid == 4242);
+	CHECKF(now() - t0 < 0.2, "waited %.2f s", now() - t0);
+	/* libvirt 9.0 XML-escapes a quote in the PID file's name */
+	put("run/it&apos;s q.pid", "4242\n", 5);
+	put("run/it's q.xml", "<domstatus pid='4242'/>", 23);
+	CHECK(pid_of(paths, "it's q", &pid, &err) == 0 && pid == 4242);
 
 	/* neither: fail after the bounded wait, not before, not much after */
 	t0 = now();
