@@ -30,23 +30,33 @@ kmake_vars() {
 
 # Check that every CONFIG_ value requested in fragments made it into the
 # final .config; print warnings (never fail: the value may not exist yet).
+# A later fragment overrides an earlier one, as in merge_config.sh.
 check_config_fragments() {
-	local config=$1 frag line sym want have
+	local config=$1 frag line sym have
+	local -A want=() from=()
+	local -a order=()
 	shift
 	for frag in "$@"; do
 		while IFS= read -r line; do
 			if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
-				sym=${BASH_REMATCH[1]} want=${BASH_REMATCH[2]}
+				sym=${BASH_REMATCH[1]}
+				[[ -v want[$sym] ]] || order+=("$sym")
+				want[$sym]=${BASH_REMATCH[2]}
 			elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set ]]; then
-				sym=${BASH_REMATCH[1]} want=n
+				sym=${BASH_REMATCH[1]}
+				[[ -v want[$sym] ]] || order+=("$sym")
+				want[$sym]=n
 			else
 				continue
 			fi
-			have=$(grep -E "^$sym=" "$config" | cut -d= -f2- || true)
-			[[ -n $have ]] || have=n
-			[[ $have == "$want" ]] ||
-				log "warning: ${frag#"$REPO"/}: $sym=$want requested, final config has $sym=$have"
+			from[$sym]=${frag#"$REPO"/}
 		done <"$frag"
+	done
+	for sym in "${order[@]}"; do
+		have=$(grep -E "^$sym=" "$config" | cut -d= -f2- || true)
+		[[ -n $have ]] || have=n
+		[[ $have == "${want[$sym]}" ]] ||
+			log "warning: ${from[$sym]}: $sym=${want[$sym]} requested, final config has $sym=$have"
 	done
 }
 
