@@ -10,6 +10,12 @@ BUILD=${BLOCKIO_BUILD:-$REPO/build}
 log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# test_meta FILE KEY: the value of a test file's KEY= line (DESCRIPTION,
+# TIMEOUT, QUICK), read without running the file.
+test_meta() {
+	sed -n -E "s/^$2=[\"']?([^\"']*)[\"']?[[:space:]]*$/\\1/p" "$1" | head -n 1
+}
+
 # ccache shared by every clone on this machine: a fresh clone in another
 # directory still hits because paths are made relative to the clone.
 setup_ccache() {
@@ -33,19 +39,19 @@ kmake_vars() {
 # A later fragment overrides an earlier one, as in merge_config.sh.
 check_config_fragments() {
 	local config=$1 frag line sym have
-	local -A want=() from=()
+	local -A wanted=() from=()
 	local -a order=()
 	shift
 	for frag in "$@"; do
 		while IFS= read -r line; do
 			if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 				sym=${BASH_REMATCH[1]}
-				[[ -v want[$sym] ]] || order+=("$sym")
-				want[$sym]=${BASH_REMATCH[2]}
+				[[ -v wanted[$sym] ]] || order+=("$sym")
+				wanted[$sym]=${BASH_REMATCH[2]}
 			elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set ]]; then
 				sym=${BASH_REMATCH[1]}
-				[[ -v want[$sym] ]] || order+=("$sym")
-				want[$sym]=n
+				[[ -v wanted[$sym] ]] || order+=("$sym")
+				wanted[$sym]=n
 			else
 				continue
 			fi
@@ -55,8 +61,8 @@ check_config_fragments() {
 	for sym in "${order[@]}"; do
 		have=$(grep -E "^$sym=" "$config" | cut -d= -f2- || true)
 		[[ -n $have ]] || have=n
-		[[ $have == "${want[$sym]}" ]] ||
-			log "warning: ${from[$sym]}: $sym=${want[$sym]} requested, final config has $sym=$have"
+		[[ $have == "${wanted[$sym]}" ]] ||
+			log "warning: ${from[$sym]}: $sym=${wanted[$sym]} requested, final config has $sym=$have"
 	done
 }
 
