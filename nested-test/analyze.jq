@@ -8,8 +8,9 @@
 #
 # Meters (cumulative counters in each sample, per VM):
 #   blockio  blockio.stat written bytes (I/Os for rand) minus what
-#            kiothrottled still holds: charged to the VM's cgroup and sent
-#            to the disk
+#            kiothrottled holds at that moment (kiothrottled_debug; the
+#            stat's QUEUED columns are cumulative): charged to the VM's
+#            cgroup and sent to the disk
 #   trace    bytes (requests) completed by the disk inside the VM's image
 #            extents: what reached the disk, whoever was charged
 #   v2       the VM's cgroup v2 scope io.stat wbytes (wios): what the
@@ -26,8 +27,8 @@ def stats: if length == 0 then {n: 0, median: null, p90: null, max: null}
 def meter($m; $w):
 	if $m == "blockio" then
 		(if .blockio == null then null
-		 elif $w == "seq" then .blockio.write_bytes - .blockio.queued_bytes
-		 else .blockio.ios - .blockio.queued_bios end)
+		 elif $w == "seq" then .blockio.write_bytes - (.held.bytes // 0)
+		 else .blockio.ios - (.held.bios // 0) end)
 	elif $m == "trace" then (if .trace == null then null elif $w == "seq" then .trace.bytes else .trace.reqs end)
 	elif $m == "v2" then (if .v2 == null or .v2.wbytes == null then null elif $w == "seq" then .v2.wbytes else .v2.wios end)
 	elif $m == "guest" then (if .guest == null then null elif $w == "seq" then .guest.bytes else .guest.ops end)
@@ -108,7 +109,8 @@ def rate($a; $b; $vm; $m; $w):
 		throttled: (if $have_window and $s1.vms[$vm].throttlecnt != null and $s0.vms[$vm].throttlecnt != null then
 			{bw: ($s1.vms[$vm].throttlecnt.bw_count - $s0.vms[$vm].throttlecnt.bw_count),
 			 iops: ($s1.vms[$vm].throttlecnt.iops_count - $s0.vms[$vm].throttlecnt.iops_count)} else null end),
-		fsync_ms: (($p.guest_fsync_ms[$vm] // []) | map(select($ws != null and ($p.boot_s[$vm] + .[0]) >= $ws) | .[1]) | stats)
+		fsync_ms: (($p.guest_fsync_ms[$vm] // []) | (($p.guest_t0_s // $p.boot_s)[$vm]) as $g0 |
+			map(select($ws != null and $g0 != null and ($g0 + .[0]) >= $ws and ($g0 + .[0]) <= $s1.t) | .[1]) | stats)
 	};
 ($p.vms | map(vmres(.))) as $R
 | ($R | map({key: .name, value: .}) | from_entries) as $byname

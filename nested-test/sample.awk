@@ -27,6 +27,8 @@ BEGIN {
 }
 
 # blockio.stat:       MAJOR MINOR BYTES IOS WRITE_BYTES QUEUED_BIOS QUEUED_BYTES
+# (the QUEUED columns count every bio kiothrottled ever held; what it holds
+# now is in /proc/kiothrottled_debug)
 k == "bstat" && $1 == maj && $2 == min {
 	b_bytes[vm] = $3; b_ios[vm] = $4; b_wbytes[vm] = $5; b_qbios[vm] = $6; b_qbytes[vm] = $7
 	next
@@ -125,8 +127,8 @@ END {
 				num(g_t[v]), num(g_bytes[v]), num(g_ops[v]), num(g_fsync[v]))
 		s = s "}"
 		printf "S %s %d %d %s %s %s %s %s %s %s %s %s\n", v, booted[v] + 0, done[v] + 0,
-			(v in b_wbytes) ? b_wbytes[v] - b_qbytes[v] : -1,
-			(v in b_ios) ? b_ios[v] - b_qbios[v] : -1,
+			(v in b_wbytes) ? b_wbytes[v] - h_bytes[cg] : -1,
+			(v in b_ios) ? b_ios[v] - h_bios[cg] : -1,
 			(v in tr_bytes) ? tr_bytes[v] : -1, (v in tr_reqs) ? tr_reqs[v] : -1,
 			(v in g_bytes) ? g_bytes[v] : -1, (v in g_ops) ? g_ops[v] : -1,
 			(v in v2_dirty) ? v2_dirty[v] + v2_wb[v] : -1,
