@@ -30,7 +30,7 @@ def meter($m; $w):
 		 elif $w == "seq" then .blockio.write_bytes - (.held.bytes // 0)
 		 else .blockio.ios - (.held.bios // 0) end)
 	elif $m == "trace" then (if .trace == null then null elif $w == "seq" then .trace.bytes else .trace.reqs end)
-	elif $m == "v2" then (if .v2 == null or .v2.wbytes == null then null elif $w == "seq" then .v2.wbytes else .v2.wios end)
+	elif $m == "v2" then (if .v2 == null then null elif $w == "seq" then (.v2.wbytes // 0) else (.v2.wios // 0) end)
 	elif $m == "guest" then (if .guest == null then null elif $w == "seq" then .guest.bytes else .guest.ops end)
 	else null end;
 

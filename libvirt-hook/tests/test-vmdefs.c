@@ -23,8 +23,8 @@ static const struct {
 	{ "blockio-two-disks.xml",
 	  "bandwidth /dev/vdc:2097152:0|bandwidth /dev/vdb:8388608:1:33554432|iops /dev/vdb:200:1:400" },
 	{ "blockio-noisy.xml", "" },
-	{ "nested-capped-a.xml", "bandwidth /dev/vdc:1048576:0" },
-	{ "nested-capped-b.xml", "bandwidth /dev/vdc:2097152:0" },
+	{ "nested-capped-a.xml", "bandwidth /dev/vdc:524288:0" },
+	{ "nested-capped-b.xml", "bandwidth /dev/vdc:1048576:0" },
 	{ "nested-neighbour.xml", "" },
 };
 
