@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # nested-test: one phase's verdict. Input: the phase object written by
-# run-scenario (method, workload, vms, boot_s, samples, probe_ms,
+# run-scenario (method, workload, vms, boot_s, start_s, samples, probe_ms,
 # guest_fsync_ms, warmup, window, tolerance). Output: the same object with
 # .result: the steady window, per VM the rates by each meter and their ratio
 # to the cap, the writeback that escaped the cap, the dirty memory it held
@@ -34,6 +34,21 @@ def meter($m; $w):
 	elif $m == "guest" then (if .guest == null then null elif $w == "seq" then .guest.bytes else .guest.ops end)
 	else null end;
 
+# rate of a meter over samples $A (per second): the least-squares slope of
+# the counter against time. Writeback goes down in bios of up to 1-2 MiB,
+# so a counter read at two instants is a staircase whose steps would move
+# a 30 s average at 0.5 MiB/s by 10 %; the slope over every sample is not
+# thrown by where the two ends fall on a step. null if a sample lacks the
+# meter.
+def slope($A; $vm; $m; $w):
+	[$A[] | [.t, (.vms[$vm] | meter($m; $w))]] as $pts |
+	if ($pts | length) < 3 or any($pts[]; .[1] == null) then null else
+		($pts | length) as $n |
+		([$pts[][0]] | add / $n) as $mt | ([$pts[][1]] | add / $n) as $mv |
+		([$pts[] | (.[0] - $mt) * (.[0] - $mt)] | add) as $sxx |
+		if $sxx <= 0 then null else ([$pts[] | (.[0] - $mt) * (.[1] - $mv)] | add) / $sxx end
+	end;
+
 # rate of a meter between two samples (per second), null if missing
 def rate($a; $b; $vm; $m; $w):
 	($a.vms[$vm] | meter($m; $w)) as $x | ($b.vms[$vm] | meter($m; $w)) as $y |
@@ -47,7 +62,10 @@ def rate($a; $b; $vm; $m; $w):
 | ($p.vms | map(select(.role == "neighbour")) | .[0].name) as $nb
 | (if $w == "seq" then "MiB/s" else "IOPS" end) as $unit
 | (if $w == "seq" then 1048576 else 1 end) as $div
-| (if ($p.boot_s | length) == ($p.vms | length) then ([$p.boot_s[]] | max) + $p.warmup else null end) as $ws
+# when each VM's writes started reaching L1 (the moment caps were switched
+# live, for a later phase of a shared boot); older files: its boot
+| ($p.start_s // $p.boot_s) as $start
+| (if ($start | length) == ($p.vms | length) then ([$start[]] | max) + $p.warmup else null end) as $ws
 | (if $ws == null or ($S | length) == 0 then null else ($S | map(select(.t >= $ws)) | .[0]) end) as $s0
 | (if ($S | length) == 0 then null else $S[-1] end) as $s1
 | ($s0 != null and $s1 != null and $s1.t > $s0.t + 5) as $have_window
@@ -58,12 +76,12 @@ def rate($a; $b; $vm; $m; $w):
 | def vmres($v):
 	$v.name as $vm | primary($vm) as $pm | $v.cap as $cap |
 	(if $have_window then {
-		blockio: rate($s0; $s1; $vm; "blockio"; $w), trace: rate($s0; $s1; $vm; "trace"; $w),
-		v2: rate($s0; $s1; $vm; "v2"; $w), guest: rate($s0; $s1; $vm; "guest"; $w) } else {} end) as $rates |
+		blockio: slope($W; $vm; "blockio"; $w), trace: slope($W; $vm; "trace"; $w),
+		v2: slope($W; $vm; "v2"; $w), guest: rate($s0; $s1; $vm; "guest"; $w) } else {} end) as $rates |
 	($rates[$pm]) as $dev |
 	# writeback beyond cap x time since the VM started writing (its boot)
-	(if $cap == null or $p.boot_s[$vm] == null then null else
-		($S | map(select(.t >= $p.boot_s[$vm]))) as $from |
+	(if $cap == null or $start[$vm] == null then null else
+		($S | map(select(.t >= $start[$vm]))) as $from |
 		if ($from | length) < 2 then null else
 			($from[0]) as $b | ($b.vms[$vm] | meter($pm; $w)) as $base |
 			if $base == null then null else
@@ -72,18 +90,18 @@ def rate($a; $b; $vm; $m; $w):
 			end
 		end end) as $esc |
 	# the first 10 s after the VM started writing (its boot): held from the start?
-	(if $cap == null or $p.boot_s[$vm] == null then null else
-		($S | map(select(.t >= $p.boot_s[$vm])) | .[0]) as $a |
-		($S | map(select(.t >= $p.boot_s[$vm] + 10)) | .[0]) as $b |
+	(if $cap == null or $start[$vm] == null then null else
+		($S | map(select(.t >= $start[$vm])) | .[0]) as $a |
+		($S | map(select(.t >= $start[$vm] + 10)) | .[0]) as $b |
 		if $a == null or $b == null then null else rate($a; $b; $vm; $pm; $w) end end) as $first10 |
 	# sub-windows of 10 s: the lowest rate
 	(if $have_window and ($W | length) > 10 then
-		[range(0; ($W | length) - 10; 5) as $i | rate($W[$i]; $W[$i + 10]; $vm;
+		[range(0; ($W | length) - 10; 5) as $i | slope($W[$i:$i + 11]; $vm;
 			(if $p.method == "blockio" and $v.role == "capped" then "blockio" else $pm end); $w)]
 		| map(select(. != null)) | (if length > 0 then min else null end) else null end) as $min10 |
 	{
 		name: $vm, role: $v.role, cap: $cap, cap_unit: $v.cap_unit, capped_by: $v.capped_by,
-		boot_s: $p.boot_s[$vm], meter: $pm,
+		boot_s: $p.boot_s[$vm], start_s: $start[$vm], meter: $pm,
 		rate: ($rates | map_values(if . == null then null else (. | r3) end)),
 		device_rate: ($dev | r3),
 		ratio: (if $cap == null or $dev == null then null else ($dev / $cap | r3) end),
@@ -150,7 +168,7 @@ def rate($a; $b; $vm; $m; $w):
 	probe_fsync_ms: $probe,
 	checks: $checks,
 	lines: (
-		["\($p.name): \($p.status)\(if $p.reason != "" then " (" + $p.reason + ")" else "" end); guests booted after \([$p.boot_s[]] | map(tostring) | join("/")) s; window \(if $have_window then "\($s0.t | round)..\($s1.t | round) s" else "none" end)"]
+		["\($p.name): \($p.status)\(if $p.reason != "" then " (" + $p.reason + ")" else "" end); guests booted after \([$p.boot_s[]] | map(tostring) | join("/")) s, writing from \([$start[]] | map(tostring) | join("/")) s; window \(if $have_window then "\($s0.t | round)..\($s1.t | round) s" else "none" end)"]
 		+ [$R[] | "  \(.name | .[7:] | (. + "            ")[:12]) \(if .cap != null then "cap \(.cap / $div | r2) \($unit), " else "" end)disk \((.device_rate // 0) / $div | r2) \($unit) (\(.meter))\(if .ratio != null then " = \(.ratio) x cap" else "" end)\(if .ratio_blockio != null and .meter != "blockio" then ", blockio.stat \(.ratio_blockio)" else "" end), guest \((.rate.guest // 0) / $div | r2)\(if .escaped != null then ", escaped \(.escaped.peak | mib | r2) MiB" else "" end)\(if .dirty != null then ", dirty max \(.dirty.max | mib | r2) MiB" else "" end)\(if .held != null then ", held max \(.held.max | mib | r2) MiB" else "" end)\(if .role == "neighbour" and .fsync_ms.n > 0 then ", fsync median \(.fsync_ms.median) ms max \(.fsync_ms.max) ms" else "" end)"]
 		+ [$checks[] | "  \(if .pass == true then "PASS" elif .pass == null then "INCONCLUSIVE" else "FAIL" end) \(.name): \(.detail)"])
 }}
