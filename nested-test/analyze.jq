@@ -16,6 +16,10 @@
 #   v2       the VM's cgroup v2 scope io.stat wbytes (wios): what the
 #            mainline io controller charged to the VM
 #   guest    what the guest wrote, from its progress lines
+#   intake   what the VM's QEMU put into L1 (seq only): trace bytes plus its
+#            dirty+writeback page cache (memory.stat); unlike the disk
+#            meters it does not lag by the up to 30 s that L1 keeps pages
+#            dirty before writing them back
 
 def mib: . / 1048576;
 def r2: if . == null then null else (. * 100 | round) / 100 end;
@@ -32,6 +36,8 @@ def meter($m; $w):
 	elif $m == "trace" then (if .trace == null then null elif $w == "seq" then .trace.bytes else .trace.reqs end)
 	elif $m == "v2" then (if .v2 == null then null elif $w == "seq" then (.v2.wbytes // 0) else (.v2.wios // 0) end)
 	elif $m == "guest" then (if .guest == null then null elif $w == "seq" then .guest.bytes else .guest.ops end)
+	elif $m == "intake" then (if .trace == null or .v2 == null or $w != "seq" then null
+		else .trace.bytes + (.v2.file_dirty // 0) + (.v2.file_writeback // 0) end)
 	else null end;
 
 # rate of a meter over samples $A (per second): the least-squares slope of
@@ -77,7 +83,8 @@ def rate($a; $b; $vm; $m; $w):
 	$v.name as $vm | primary($vm) as $pm | $v.cap as $cap |
 	(if $have_window then {
 		blockio: slope($W; $vm; "blockio"; $w), trace: slope($W; $vm; "trace"; $w),
-		v2: slope($W; $vm; "v2"; $w), guest: rate($s0; $s1; $vm; "guest"; $w) } else {} end) as $rates |
+		v2: slope($W; $vm; "v2"; $w), guest: rate($s0; $s1; $vm; "guest"; $w),
+		intake: slope($W; $vm; "intake"; $w) } else {} end) as $rates |
 	($rates[$pm]) as $dev |
 	# writeback beyond cap x time since the VM started writing (its boot)
 	(if $cap == null or $start[$vm] == null then null else
@@ -108,6 +115,7 @@ def rate($a; $b; $vm; $m; $w):
 		ratio_blockio: (if $cap == null or $rates.blockio == null then null else ($rates.blockio / $cap | r3) end),
 		ratio_trace: (if $cap == null or $rates.trace == null then null else ($rates.trace / $cap | r3) end),
 		ratio_guest: (if $cap == null or $rates.guest == null then null else ($rates.guest / $cap | r3) end),
+		ratio_intake: (if $cap == null or $rates.intake == null then null else ($rates.intake / $cap | r3) end),
 		first10_ratio: (if $cap == null or $first10 == null then null else ($first10 / $cap | r3) end),
 		min10_ratio: (if $cap == null or $min10 == null then null else ($min10 / $cap | r3) end),
 		escaped: (if $esc == null then null else {
@@ -177,6 +185,6 @@ def rate($a; $b; $vm; $m; $w):
 	checks: $checks,
 	lines: (
 		["\($p.name): \($p.status)\(if $p.reason != "" then " (" + $p.reason + ")" else "" end); guests booted after \([$p.boot_s[]] | map(tostring) | join("/")) s, writing from \([$start[]] | map(tostring) | join("/")) s; window \(if $have_window then "\($s0.t | round)..\($s1.t | round) s" else "none" end)"]
-		+ [$R[] | "  \(.name | .[7:] | (. + "            ")[:12]) \(if .cap != null then "cap \(.cap / $div | r2) \($unit), " else "" end)disk \((.device_rate // 0) / $div | r2) \($unit) (\(.meter))\(if .ratio != null then " = \(.ratio) x cap" else "" end)\(if .ratio_blockio != null and .meter != "blockio" then ", blockio.stat \(.ratio_blockio)" else "" end)\(if .rate.guest != null then ", guest \(.rate.guest / $div | r2)" else "" end)\(if .escaped != null then ", escaped \(.escaped.peak | mib | r2) MiB" else "" end)\(if .dirty != null then ", dirty max \(.dirty.max | mib | r2) MiB" else "" end)\(if .held != null then ", held max \(.held.max | mib | r2) MiB" else "" end)\(if .role == "neighbour" and .fsync_ms.n > 0 then ", fsync median \(.fsync_ms.median) ms max \(.fsync_ms.max) ms" else "" end)"]
+		+ [$R[] | "  \(.name | .[7:] | (. + "            ")[:12]) \(if .cap != null then "cap \(.cap / $div | r2) \($unit), " else "" end)disk \((.device_rate // 0) / $div | r2) \($unit) (\(.meter))\(if .ratio != null then " = \(.ratio) x cap" else "" end)\(if .ratio_blockio != null and .meter != "blockio" then ", blockio.stat \(.ratio_blockio)" else "" end)\(if .rate.intake != null then ", into L1 \(.rate.intake / $div | r2)" else "" end)\(if .rate.guest != null then ", guest \(.rate.guest / $div | r2)" else "" end)\(if .escaped != null then ", escaped \(.escaped.peak | mib | r2) MiB" else "" end)\(if .dirty != null then ", dirty max \(.dirty.max | mib | r2) MiB" else "" end)\(if .held != null then ", held max \(.held.max | mib | r2) MiB" else "" end)\(if .role == "neighbour" and .fsync_ms.n > 0 then ", fsync median \(.fsync_ms.median) ms max \(.fsync_ms.max) ms" else "" end)"]
 		+ [$checks[] | "  \(if .pass == true then "PASS" elif .pass == null then "INCONCLUSIVE" else "FAIL" end) \(.name): \(.detail)"])
 }}
