@@ -21,6 +21,8 @@
 #            meters it does not lag by the up to 30 s that L1 keeps pages
 #            dirty before writing them back
 
+include "meters"; # meter($m; $w), shared with nested-test/report
+
 def mib: . / 1048576;
 def r2: if . == null then null else (. * 100 | round) / 100 end;
 def r3: if . == null then null else (. * 1000 | round) / 1000 end;
@@ -28,17 +30,6 @@ def pct($p): if length == 0 then null else sort | .[((length - 1) * $p) | floor]
 def stats: if length == 0 then {n: 0, median: null, p90: null, max: null}
 	else {n: length, median: pct(0.5), p90: pct(0.9), max: max} end;
 
-def meter($m; $w):
-	if $m == "blockio" then
-		(if .blockio == null then null
-		 elif $w == "seq" then .blockio.write_bytes - (.held.bytes // 0)
-		 else .blockio.ios - (.held.bios // 0) end)
-	elif $m == "trace" then (if .trace == null then null elif $w == "seq" then .trace.bytes else .trace.reqs end)
-	elif $m == "v2" then (if .v2 == null then null elif $w == "seq" then (.v2.wbytes // 0) else (.v2.wios // 0) end)
-	elif $m == "guest" then (if .guest == null then null elif $w == "seq" then .guest.bytes else .guest.ops end)
-	elif $m == "intake" then (if .trace == null or .v2 == null or $w != "seq" then null
-		else .trace.bytes + (.v2.file_dirty // 0) + (.v2.file_writeback // 0) end)
-	else null end;
 
 # rate of a meter over samples $A (per second): the least-squares slope of
 # the counter against time. Writeback goes down in bios of up to 1-2 MiB,
@@ -138,6 +129,7 @@ def rate($a; $b; $vm; $m; $w):
 		throttled: (if $have_window and $s1.vms[$vm].throttlecnt != null and $s0.vms[$vm].throttlecnt != null then
 			{bw: ($s1.vms[$vm].throttlecnt.bw_count - $s0.vms[$vm].throttlecnt.bw_count),
 			 iops: ($s1.vms[$vm].throttlecnt.iops_count - $s0.vms[$vm].throttlecnt.iops_count)} else null end),
+		# guest_t0_s: the boot times in files written before boot_s held them
 		fsync_ms: (($p.guest_fsync_ms[$vm] // []) | (($p.guest_t0_s // $p.boot_s)[$vm]) as $g0 |
 			map(select($ws != null and $g0 != null and ($g0 + .[0]) >= $ws and ($g0 + .[0]) <= $s1.t) | .[1]) | stats)
 	};
