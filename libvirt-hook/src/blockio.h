@@ -78,6 +78,13 @@ enum blockio_quantity {
 int blockio_parse_quantity(const char *s, enum blockio_quantity q,
 			   uint64_t *out, char *why, size_t whylen);
 
+/*
+ * The shortest exact form of @v as a @q quantity, the inverse of
+ * blockio_parse_quantity(): "8MiB/s", "500KB", "1048577B/s", "10k/s".
+ */
+void blockio_format_quantity(uint64_t v, enum blockio_quantity q, char *out,
+			     size_t outlen);
+
 /* ---- names.c: escaping for messages, UUIDs ------------------------------ */
 
 /*
@@ -92,6 +99,15 @@ void blockio_escape(const char *in, char *out, size_t outlen);
  * its lower-case form into @out.  Return 0, or -1 if @s is anything else.
  */
 int blockio_uuid_normalize(const char *s, char out[37]);
+
+/*
+ * Copy a library's message (libxml2's) into @out as plain text on one
+ * line: runs of whitespace and control characters become one space and
+ * none is left at either end; bytes that are not valid UTF-8 become '?'.
+ * Quotes and backslashes stay: the text is not quoted in our messages.
+ * Output longer than @outlen is cut and ends in "...".
+ */
+void blockio_plain(const char *in, char *out, size_t outlen);
 
 /* ---- config.c: domain XML -> targets and rules ---------------------------- */
 

@@ -23,6 +23,7 @@
 #include "blockio.h"
 
 #define ESC_MAX 160	/* an escaped value quoted in a message */
+#define LIBXML_MSG_MAX 300	/* libxml2's message, as plain text */
 
 /* Everything one parse needs. */
 struct parse {
@@ -82,17 +83,28 @@ void blockio_config_free(struct blockio_config *cfg)
 
 /* ---- reading the document --------------------------------------------- */
 
-static void chomp(char *s)
-{
-	size_t n = strlen(s);
+/* The first fatal (well-formedness) error of a parse: usually the cause;
+ * the last one libxml2 keeps is often a consequence ("Premature end"). */
+struct first_error {
+	int line;
+	char msg[LIBXML_MSG_MAX];
+};
 
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
-		s[--n] = '\0';
+static void keep_first_fatal(void *user, xmlErrorPtr e)
+{
+	struct first_error *first = ((xmlParserCtxtPtr)user)->_private;
+
+	if (first->msg[0] || !e || e->level != XML_ERR_FATAL)
+		return;
+	first->line = e->line;
+	blockio_plain(e->message ? e->message : "unknown error", first->msg,
+		      sizeof(first->msg));
 }
 
 static xmlDocPtr read_doc(const char *xml, size_t len,
 			  struct blockio_error *err)
 {
+	struct first_error first = { 0, "" };
 	xmlParserCtxtPtr ctxt;
 	xmlDocPtr doc;
 
@@ -104,20 +116,23 @@ static xmlDocPtr read_doc(const char *xml, size_t len,
 	ctxt = xmlNewParserCtxt();
 	if (!ctxt)
 		abort();
+	ctxt->_private = &first;
+	ctxt->sax->serror = keep_first_fatal;	/* called with ctxt->userData = ctxt */
 	/* No XML_PARSE_NOENT or DTDLOAD: entities stay unexpanded. */
 	doc = xmlCtxtReadMemory(ctxt, xml, (int)len, "domain.xml", NULL,
 				XML_PARSE_NONET | XML_PARSE_NOERROR |
 				XML_PARSE_NOWARNING);
 	if (!doc || !ctxt->wellFormed) {
 		xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
-		char msg[256], esc[ESC_MAX];
 
-		snprintf(msg, sizeof(msg), "%s",
-			 e && e->message ? e->message : "unknown error");
-		chomp(msg);
+		if (!first.msg[0]) {
+			first.line = e ? e->line : 0;
+			blockio_plain(e && e->message ? e->message : "unknown error",
+				      first.msg, sizeof(first.msg));
+		}
 		blockio_error_set(err,
 				  "domain XML is not well-formed: line %d: %s",
-				  e ? e->line : 0, escape(msg, esc));
+				  first.line, first.msg);
 		xmlFreeDoc(doc);
 		doc = NULL;
 	} else if (doc->intSubset || doc->extSubset) {
@@ -248,15 +263,14 @@ int blockio_status_pid(const char *xml, size_t len, pid_t *pid)
 static void keep_first_error(void *data, xmlErrorPtr e)
 {
 	struct blockio_error *err = data;
-	char msg[256], esc[ESC_MAX];
+	char msg[LIBXML_MSG_MAX];
 
 	if (err->msg[0] || !e)
 		return;
-	snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "invalid");
-	chomp(msg);
+	blockio_plain(e->message ? e->message : "invalid", msg, sizeof(msg));
 	blockio_error_set(err,
 			  "<blockio:limits> does not match blockio-limits.rng: line %d: %s",
-			  e->line, escape(msg, esc));
+			  e->line, msg);
 }
 
 static xmlRelaxNGPtr schema(struct blockio_error *err)
@@ -455,7 +469,7 @@ static int bad_value(struct parse *p, const struct element *e,
 static int quantity(struct parse *p, const struct element *e, enum attr_id id,
 		    enum blockio_quantity q, uint64_t *out)
 {
-	char why[256];
+	char why[512];
 
 	*out = 0;
 	if (!e->attr[id])

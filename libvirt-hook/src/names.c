@@ -10,6 +10,7 @@
  * line that a terminal shows as it is.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,6 +105,65 @@ void blockio_escape(const char *in, char *out, size_t outlen)
 		s += n;
 	}
 	if (*s) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+}
+
+/* A line break or control character of any kind at @s: its length, else 0. */
+static size_t space_len(const unsigned char *s)
+{
+	if (*s < 0x20 || *s == ' ' || *s == 0x7f)
+		return 1;
+	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+		return 2;	/* C1 controls, NEL included */
+	if (s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9))
+		return 3;	/* line and paragraph separators */
+	return 0;
+}
+
+void blockio_plain(const char *in, char *out, size_t outlen)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t o = 0, n;
+	bool space = false, cut = false;
+
+	if (outlen < 4) {
+		if (outlen)
+			out[0] = '\0';
+		return;
+	}
+	while (*s) {
+		if ((n = space_len(s))) {
+			space = o > 0;	/* none at the start */
+			s += n;
+			continue;
+		}
+		n = utf8_len(s);
+		if (o + space + (n ? n : 1) > outlen - 1) {
+			cut = true;
+			break;
+		}
+		if (space)
+			out[o++] = ' ';
+		space = false;
+		if (n) {
+			memcpy(out + o, s, n);
+			o += n;
+			s += n;
+		} else {
+			out[o++] = '?';
+			s++;
+		}
+	}
+	if (cut) {
+		if (o > outlen - 4) {
+			o = outlen - 4;
+			/* back to the start of the character cut in two */
+			while (o && ((unsigned char)out[o] & 0xc0) == 0x80)
+				o--;
+		}
 		memcpy(out + o, "...", 3);
 		o += 3;
 	}

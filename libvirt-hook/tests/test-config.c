@@ -293,7 +293,11 @@ static void test_documents(void)
 	BAD_XML("<domain><name>x</name></domian>", "not well-formed");
 	BAD_XML("<domain>\xff</domain>", "not well-formed");
 	BAD_XML("<domain a='1' a='2'/>", "not well-formed");
-	BAD_XML("<domain>&undefined;</domain>", "not well-formed");
+	/* libxml2's message as plain text: no \\x27 for its quotes */
+	BAD_XML("<domain>&undefined;</domain>",
+		"domain XML is not well-formed: line 1: Entity 'undefined' not defined");
+	BAD_XML("<domain>\n<a>\n</b>\n</domain>",
+		"domain XML is not well-formed: line 3: Opening and ending tag mismatch: a line 2 and b");
 	BAD_XML("<domains/>", "not a libvirt domain XML: the root element is <domains>");
 	BAD_XML("<x:domain xmlns:x='urn:x'/>", "not a libvirt domain XML");
 	BAD_XML("<!DOCTYPE domain><domain/>", "<!DOCTYPE> is not accepted");

@@ -12,6 +12,45 @@ static const char *esc(const char *in, size_t outlen)
 	return out;
 }
 
+static const char *plain(const char *in, size_t outlen)
+{
+	static char out[512];
+
+	memset(out, 'Z', sizeof(out));
+	blockio_plain(in, out, outlen);
+	return out;
+}
+
+/* libxml2's messages: plain text on one line, quotes as they are. */
+static void test_plain(void)
+{
+	CHECK_STR(plain("Entity 'undefined' not defined\n", 64), "Entity 'undefined' not defined");
+	CHECK_STR(plain("Opening and ending tag mismatch: a line 1 and b\n", 64),
+		  "Opening and ending tag mismatch: a line 1 and b");
+	/* embedded newlines and runs of blanks collapse, ends are trimmed */
+	CHECK_STR(plain("  two\nlines \r\n\tand\x01more \n\n", 64), "two lines and more");
+	CHECK_STR(plain("a\xc2\x85" "b\xe2\x80\xa8" "c", 64), "a b c");
+	CHECK_STR(plain("back\\slash \"dq\"", 64), "back\\slash \"dq\"");
+	/* valid UTF-8 stays, invalid bytes become '?' */
+	CHECK_STR(plain("caf\xc3\xa9 \xff\xc3", 64), "caf\xc3\xa9 ??");
+	CHECK_STR(plain("\n\n", 64), "");
+	CHECK_STR(plain("", 64), "");
+	/* cut: in bounds, marked, never inside a character */
+	CHECK_STR(plain("abcdefghij", 8), "abcd...");
+	CHECK_STR(plain("abcdefg", 8), "abcdefg");
+	CHECK_STR(plain("abc  \n  defgh", 8), "abc ...");
+	CHECK_STR(plain("ab\xe2\x9c\x93\xe2\x9c\x93", 8), "ab...");
+	CHECK_STR(plain("abc", 3), "");
+	{
+		char out[16];
+
+		memset(out, 'Z', sizeof(out));
+		blockio_plain("\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x93", out, 10);
+		CHECK(out[10] == 'Z');
+		CHECK_STR(out, "\xe2\x9c\x93\xe2\x9c\x93...");
+	}
+}
+
 int main(void)
 {
 	char uuid[37];
@@ -70,5 +109,6 @@ int main(void)
 	CHECK(blockio_uuid_normalize("6695eb01 f6a4-8304-79aa-97f2502e193f", uuid) == -1);
 	CHECK(blockio_uuid_normalize(" 6695eb01-f6a4-8304-79aa-97f2502e193", uuid) == -1);
 	CHECK(blockio_uuid_normalize("", uuid) == -1);
+	test_plain();
 	return check_done("test-names");
 }
