@@ -40,9 +40,12 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-/* The namespace of <blockio:limits>.  A new incompatible schema gets "/2". */
+/*
+ * The namespace of <blockio:limits>.  A new incompatible schema gets "/2".
+ * Any other URI on blockio.dev, and <limits> without a namespace, in
+ * <metadata> is an error, not "no caps" (see find_limits() in config.c).
+ */
 #define BLOCKIO_NS_URI		"https://blockio.dev/xmlns/limits/1"
-#define BLOCKIO_NS_URI_BASE	"https://blockio.dev/xmlns/limits/"
 /* The key (prefix) used by `virsh metadata --key`; any prefix is accepted. */
 #define BLOCKIO_NS_PREFIX	"blockio"
 

@@ -11,9 +11,11 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
@@ -645,26 +647,91 @@ out:
 
 /* ---- <blockio:limits> ------------------------------------------------------ */
 
+/*
+ * A namespace an admin may have meant as ours, but that is not: any http
+ * or https URI on blockio.dev or a subdomain, whatever its case, path or
+ * version ("http://...", ".../limits" without "/1", ".../limits/2").
+ * Ignoring such an element would leave the VM uncapped without a word.
+ */
+static bool lookalike_uri(const char *href)
+{
+	const char *h = href;
+	size_t n;
+
+	while (*h == ' ' || *h == '\t' || *h == '\n' || *h == '\r')
+		h++;
+	if (!strncasecmp(h, "https://", 8))
+		h += 8;
+	else if (!strncasecmp(h, "http://", 7))
+		h += 7;
+	else
+		return false;
+	n = strcspn(h, "/:?#");	/* the host */
+	if (n < 11 || strncasecmp(h + n - 11, "blockio.dev", 11))
+		return false;
+	return n == 11 || h[n - 12] == '.';
+}
+
+/*
+ * An element without a namespace that looks like ours: <limits>, or a
+ * prefixed name whose prefix was never declared (<blockio:limits> without
+ * xmlns:blockio; libxml2 keeps "blockio:limits" as its name).
+ */
+static bool lookalike_plain(xmlNodePtr n)
+{
+	const char *name = (const char *)n->name;
+	const char *colon = strrchr(name, ':');
+
+	return !n->ns && (!strcmp(colon ? colon + 1 : name, "limits") ||
+			  !strncmp(name, BLOCKIO_NS_PREFIX ":",
+				   strlen(BLOCKIO_NS_PREFIX ":")));
+}
+
+/* The error for an element of <metadata> that looks like ours but is not. */
+static void lookalike_error(struct parse *p, xmlNodePtr n)
+{
+	const char *name = (const char *)n->name;
+	const char *colon = strchr(name, ':');
+	char esc[ESC_MAX], esc2[ESC_MAX], undeclared[ESC_MAX + 40] = "";
+
+	if (n->ns) {
+		blockio_error_set(p->err,
+				  "<%s> in <metadata> has namespace '%s'; blockio reads only '%s', so its caps would be ignored",
+				  qname(n->ns, n->name, esc),
+				  escape((const char *)n->ns->href, esc2),
+				  BLOCKIO_NS_URI);
+		return;
+	}
+	if (colon) {
+		char prefix[ESC_MAX];
+
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(colon - name),
+			 name);
+		snprintf(undeclared, sizeof(undeclared),
+			 " (prefix '%s' is not declared)", escape(prefix, esc2));
+	}
+	blockio_error_set(p->err,
+			  "<%s> in <metadata> has no namespace%s; blockio reads only <limits> in namespace '%s', e.g. <blockio:limits xmlns:blockio='%s'>, so its caps would be ignored",
+			  escape(name, esc), undeclared, BLOCKIO_NS_URI,
+			  BLOCKIO_NS_URI);
+}
+
 /* The one <blockio:limits> of the domain, NULL if none (or on error). */
 static xmlNodePtr find_limits(struct parse *p)
 {
 	xmlXPathObjectPtr meta = xpath_nodes(p, NULL, "/domain/metadata/*");
 	xmlNodePtr limits = NULL;
-	char esc[ESC_MAX], esc2[ESC_MAX];
+	char esc[ESC_MAX];
 	int ret = 0;
 
 	for (size_t i = 0; i < nodeset_len(meta) && !ret; i++) {
 		xmlNodePtr n = meta->nodesetval->nodeTab[i];
-		const char *href = n->ns ? (const char *)n->ns->href : "";
 
 		if (!is_ours(n)) {
-			if (!strncmp(href, BLOCKIO_NS_URI_BASE,
-				     strlen(BLOCKIO_NS_URI_BASE))) {
-				blockio_error_set(p->err,
-						  "unsupported namespace '%s' of <%s> in <metadata>: this hook reads '%s'",
-						  escape(href, esc),
-						  escape((const char *)n->name, esc2),
-						  BLOCKIO_NS_URI);
+			if ((n->ns && n->ns->href &&
+			     lookalike_uri((const char *)n->ns->href)) ||
+			    lookalike_plain(n)) {
+				lookalike_error(p, n);
 				ret = -1;
 			}
 		} else if (limits) {

@@ -125,11 +125,15 @@ static void test_without_limits(void)
 	CHECK_STR(cfg.name, "vm1");
 	blockio_config_free(&cfg);
 
-	/* other namespaces in <metadata> are none of our business */
+	/* other namespaces in <metadata> are none of our business, even
+	 * when their names or URIs come close */
 	xml = domain("<app:cfg xmlns:app='http://example.org/app'><app:x/></app:cfg>"
-		     "<limits><disk dev='vda' bandwidth='8XB'/></limits>");
+		     "<n:limits xmlns:n='https://notblockio.dev/xmlns/limits/1'/>"
+		     "<o:limits xmlns:o='urn:blockio.dev:limits'/>"
+		     "<p:blockio xmlns:p='https://blockio.dev.example.org/limits/1'/>"
+		     "<blockio/><limitsx/><cfg><limits/></cfg>");
 	CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
-	CHECK(!cfg.has_limits && cfg.nrules == 0);
+	CHECKF(!cfg.has_limits && cfg.nrules == 0, "%s", err.msg);
 	blockio_config_free(&cfg);
 
 	/* nor are our elements outside <metadata> (libvirt rejects those) */
@@ -273,7 +277,83 @@ static void test_structure(void)
 	BAD(LIMITS("") LIMITS(""), "more than one element of namespace");
 	BAD("<blockio:caps " NS "/>", "unsupported element <blockio:caps> in <metadata>");
 	BAD("<b:limits xmlns:b='https://blockio.dev/xmlns/limits/2'/>",
-	    "unsupported namespace 'https://blockio.dev/xmlns/limits/2' of <limits>");
+	    "<b:limits> in <metadata> has namespace 'https://blockio.dev/xmlns/limits/2'; "
+	    "blockio reads only 'https://blockio.dev/xmlns/limits/1'");
+}
+
+/*
+ * A namespace that looks like ours, or <limits> without one, would leave
+ * the VM uncapped if it were ignored: it is an error that names what was
+ * found and the URI expected.
+ */
+#define EXPECTED "blockio reads only 'https://blockio.dev/xmlns/limits/1', so its caps would be ignored"
+#define EXPECTED_NONS "blockio reads only <limits> in namespace 'https://blockio.dev/xmlns/limits/1', " \
+	"e.g. <blockio:limits xmlns:blockio='https://blockio.dev/xmlns/limits/1'>, so its caps would be ignored"
+
+static void test_lookalikes(void)
+{
+	static const char *const uris[] = {
+		"http://blockio.dev/xmlns/limits/1",
+		"https://blockio.dev/xmlns/limits",
+		"https://blockio.dev/xmlns/limits/",
+		"https://blockio.dev/xmlns/limits/1/",
+		"https://blockio.dev/xmlns/limits/2",
+		"https://blockio.dev/",
+		"https://blockio.dev",
+		"https://blockio.dev/limits",
+		"https://www.blockio.dev/xmlns/limits/1",
+		"HTTPS://BLOCKIO.DEV/xmlns/limits/1",
+		"https://blockio.dev/XMLNS/limits/1",
+		"https://blockio.dev:443/xmlns/limits/1",
+		" https://blockio.dev/xmlns/limits/1",
+		"https://blockio.dev/xmlns/limits/1 ",
+		"https://blockio.dev/xmlns/limits/1?x",
+	};
+	char meta[512], want[512];
+
+	for (size_t i = 0; i < sizeof(uris) / sizeof(uris[0]); i++) {
+		snprintf(meta, sizeof(meta),
+			 "<blockio:limits xmlns:blockio='%s'><blockio:disk dev='vda' bandwidth='8M'/></blockio:limits>",
+			 uris[i]);
+		snprintf(want, sizeof(want),
+			 "<blockio:limits> in <metadata> has namespace '%s'; " EXPECTED, uris[i]);
+		BAD(meta, want);
+		/* the default namespace, any element, any prefix */
+		snprintf(meta, sizeof(meta), "<limits xmlns='%s'/>", uris[i]);
+		snprintf(want, sizeof(want), "<limits> in <metadata> has namespace '%s'; " EXPECTED, uris[i]);
+		BAD(meta, want);
+		snprintf(meta, sizeof(meta), "<x:caps xmlns:x='%s'/>", uris[i]);
+		snprintf(want, sizeof(want), "<x:caps> in <metadata> has namespace '%s'; " EXPECTED, uris[i]);
+		BAD(meta, want);
+	}
+	/* beside a correct element, in either order */
+	BAD(LIMITS("<blockio:disk dev='vda' iops='5'/>") "<old:limits xmlns:old='http://blockio.dev/xmlns/limits/1'/>",
+	    "<old:limits> in <metadata> has namespace 'http://blockio.dev/xmlns/limits/1'; " EXPECTED);
+	BAD("<old:limits xmlns:old='http://blockio.dev/xmlns/limits/1'/>" LIMITS("<blockio:disk dev='vda' iops='5'/>"),
+	    "<old:limits> in <metadata> has namespace 'http://blockio.dev/xmlns/limits/1'; " EXPECTED);
+	/* declared on <domain> */
+	BAD_XML("<domain xmlns:blockio='http://blockio.dev/xmlns/limits/1'><name>n</name><uuid>" UUID "</uuid>"
+		"<metadata><blockio:limits/></metadata></domain>",
+		"<blockio:limits> in <metadata> has namespace 'http://blockio.dev/xmlns/limits/1'; " EXPECTED);
+	/* a hostile URI stays on one line */
+	BAD("<b:limits xmlns:b='https://blockio.dev/a&#10;b&apos;c'/>",
+	    "<b:limits> in <metadata> has namespace 'https://blockio.dev/a\\x0ab\\x27c'; " EXPECTED);
+
+	/* no namespace at all: <limits>, or a prefix never declared */
+	BAD("<limits><disk dev='vda' bandwidth='8M'/></limits>",
+	    "<limits> in <metadata> has no namespace; " EXPECTED_NONS);
+	BAD("<limits/>", "<limits> in <metadata> has no namespace; " EXPECTED_NONS);
+	BAD("<blockio:limits><blockio:disk dev='vda' bandwidth='8M'/></blockio:limits>",
+	    "<blockio:limits> in <metadata> has no namespace (prefix 'blockio' is not declared); " EXPECTED_NONS);
+	BAD("<b:limits/>", "<b:limits> in <metadata> has no namespace (prefix 'b' is not declared); " EXPECTED_NONS);
+	BAD("<blockio:disk dev='vda' iops='1'/>",
+	    "<blockio:disk> in <metadata> has no namespace (prefix 'blockio' is not declared)");
+	BAD("<limits xmlns=''/>", "<limits> in <metadata> has no namespace; " EXPECTED_NONS);
+	BAD(LIMITS("") "<limits/>", "<limits> in <metadata> has no namespace");
+
+	/* the right namespace, any spelling of the prefix: unchanged */
+	OK("<limits xmlns='https://blockio.dev/xmlns/limits/1'><disk dev='vda' iops='5'/></limits>",
+	   "iops /dev/vdc:5:0");
 }
 
 static void test_disks(void)
@@ -406,6 +486,7 @@ int main(void)
 	test_rules();
 	test_values();
 	test_structure();
+	test_lookalikes();
 	test_disks();
 	test_documents();
 	test_resolution();

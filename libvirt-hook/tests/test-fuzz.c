@@ -25,7 +25,9 @@
  *    XPath, checks values with POSIX regular expressions and 128-bit
  *    arithmetic, and resolves devices from a table instead of stat/sysfs.
  *    It rejects a document that is not well-formed, has a DTD, has a root
- *    other than <domain>, an invalid <uuid>, a near-miss namespace, more
+ *    other than <domain>, an invalid <uuid>, an element in <metadata> with
+ *    a lookalike namespace (any other http(s) URI on blockio.dev) or with
+ *    none and a name like ours (limits, p:limits, blockio:anything), more
  *    than one blockio element or one not named limits; and, for
  *    <blockio:limits>: an attribute on it, non-blank text or a foreign
  *    element in it, a target with an unknown, namespaced or missing
@@ -92,7 +94,7 @@ struct ref {
 	struct ref_rule r[MAX_RULES];
 };
 
-static regex_t re_bw, re_bytes, re_iops, re_ops, re_dev;
+static regex_t re_bw, re_bytes, re_iops, re_ops, re_dev, re_lookalike;
 
 static void compile(regex_t *re, const char *pattern)
 {
@@ -367,6 +369,15 @@ out:
 	return ok;
 }
 
+/* An element name without namespace that must not be ignored. */
+static bool lookalike_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strcmp(name, "limits") || (n >= 7 && !strcmp(name + n - 7, ":limits")) ||
+	       !strncmp(name, "blockio:", 8);
+}
+
 /* The model's verdict: true = accept with @out, false = reject. */
 static bool reference(const char *xml, size_t len, struct ref *out)
 {
@@ -400,8 +411,8 @@ static bool reference(const char *xml, size_t len, struct ref *out)
 				if (limits || strcmp((const char *)c->name, "limits"))
 					goto out;
 				limits = c;
-			} else if (c->ns && !strncmp((const char *)c->ns->href,
-						     "https://blockio.dev/xmlns/limits/", 33)) {
+			} else if (c->ns ? !regexec(&re_lookalike, (const char *)c->ns->href, 0, NULL, 0)
+					 : lookalike_name((const char *)c->name)) {
 				goto out;
 			}
 		}
@@ -532,6 +543,8 @@ static const char *const tokens_meta[] = {
 	"&#10;", "&amp;", "\n  ", "<blockio:limits xmlns:blockio='" NSURI "'/>",
 	"<blockio:disk dev='vda' iops='5'/>", "<blockio:device path='/dev/sdb' bandwidth='1M'/>",
 	"<o:x xmlns:o='urn:o'/>", "<blockio:disk dev='vdb' bandwidth='2M' strategy='token' bucket='4M'/>",
+	"<limits/>", "<limits><disk dev='vda' iops='5'/></limits>", "<limitsx/>", "<p:limits/>",
+	"<o:limits xmlns:o='http://blockio.dev/xmlns/limits/1'/>",
 };
 static const char *const tokens_any[] = {
 	"<", ">", "&", "'", "\"", "]]>", "<!DOCTYPE d>", "\xff", "\xc3", "<!--", "-->",
@@ -540,7 +553,10 @@ static const char *const tokens_any[] = {
 };
 static const char *const uris[] = {
 	"https://blockio.dev/xmlns/limits/2", NSURI "/", "http://blockio.dev/xmlns/limits/1",
-	"urn:x", "", "https://blockio.dev/xmlns/limits/",
+	"urn:x", "", "https://blockio.dev/xmlns/limits/", "https://blockio.dev/xmlns/limits",
+	"HTTPS://Blockio.Dev/xmlns/limits/1", "https://www.blockio.dev/xmlns/limits/1",
+	"https://notblockio.dev/xmlns/limits/1", "https://blockio.dev.example/limits/1",
+	"urn:blockio.dev:limits",
 };
 
 /* A value for attribute @name: near-valid more often than not. */
@@ -819,6 +835,11 @@ int main(void)
 	compile(&re_iops, "^[0-9]+[kKmMgG]?(/s)?$");
 	compile(&re_ops, "^[0-9]+[kKmMgG]?$");
 	compile(&re_dev, "^[A-Za-z0-9_.-]+$");
+	if (regcomp(&re_lookalike, "^[[:space:]]*https?://([^/:?#]*\\.)?blockio\\.dev([/:?#]|$)",
+		    REG_EXTENDED | REG_NOSUB | REG_ICASE)) {
+		fprintf(stderr, "bad lookalike regex\n");
+		return 2;
+	}
 
 	nseeds = load_seeds(seeds, 16);
 	CHECKF(nseeds >= 8, "only %zu seeds", nseeds);
@@ -900,5 +921,6 @@ int main(void)
 	regfree(&re_iops);
 	regfree(&re_ops);
 	regfree(&re_dev);
+	regfree(&re_lookalike);
 	return check_done("test-fuzz");
 }
