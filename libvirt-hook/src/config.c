@@ -508,6 +508,47 @@ static bool valid_path(const char *s)
 }
 
 /*
+ * Why a <disk> of @type has no host path blockio can cap, and what to do
+ * instead.  blockio charges the I/O that QEMU's own threads send to a host
+ * block device.  A network disk's I/O leaves QEMU over a socket (librbd,
+ * libiscsi, gluster, NBD), through no host block device: a
+ * <blockio:device> would be accepted and cap nothing.  A volume lives in a
+ * storage pool that only libvirt can resolve, and a hook must not call
+ * libvirt.
+ */
+static void unsupported_disk(struct parse *p, const struct element *e,
+			     xmlNodePtr disk, const char *type)
+{
+	const char *dev = e->attr[A_DEV];
+	char esc[ESC_MAX], esc2[ESC_MAX], esc3[ESC_MAX];
+
+	if (!strcmp(type, "network")) {
+		char *proto = xpath_string(p, disk, "string(source/@protocol)");
+
+		blockio_error_set(p->err,
+				  "%s: disk '%s' is a network disk (protocol '%s'): QEMU reaches it through no host block device, so blockio cannot cap it; use <iotune> in that <disk>, or attach the storage through the host kernel (rbd map, iscsiadm, nbd-client) as a <disk type='block'> and cap that",
+				  e->what, escape(dev, esc),
+				  escape(proto ? proto : "", esc2));
+		free(proto);
+	} else if (!strcmp(type, "volume")) {
+		char *pool = xpath_string(p, disk, "string(source/@pool)");
+		char *vol = xpath_string(p, disk, "string(source/@volume)");
+
+		blockio_error_set(p->err,
+				  "%s: disk '%s' is a storage pool volume (pool '%s', volume '%s'), which the hook cannot locate without calling libvirt; if the volume is a file or block device on a host disk, cap that disk with <blockio:device path='/dev/...'/>, otherwise (network storage) use <iotune> in that <disk>",
+				  e->what, escape(dev, esc),
+				  escape(pool ? pool : "", esc2),
+				  escape(vol ? vol : "", esc3));
+		free(pool);
+		free(vol);
+	} else {
+		blockio_error_set(p->err,
+				  "%s: disk '%s' is of type '%s': blockio caps only disks of type 'file' and 'block'; use <iotune> in that <disk>",
+				  e->what, escape(dev, esc), escape(type, esc2));
+	}
+}
+
+/*
  * The host path behind <disk><target dev=@dev/>: the source file of a
  * type='file' disk, the source device of a type='block' disk.
  */
@@ -533,10 +574,7 @@ static char *disk_source(struct parse *p, const struct element *e)
 		else if (type && !strcmp(type, "block"))
 			source = xpath_string(p, disk, "string(source/@dev)");
 		else
-			blockio_error_set(p->err,
-					  "%s: disk '%s' is of type '%s', not 'file' or 'block'; cap its host device with <blockio:device path='...'/>",
-					  e->what, escape(dev, esc),
-					  type ? type : "");
+			unsupported_disk(p, e, disk, type ? type : "");
 		if (!source && !p->err->msg[0])
 			blockio_error_set(p->err, "%s: disk '%s' has no source",
 					  e->what, escape(dev, esc));

@@ -33,6 +33,9 @@ static const char *domain_named(const char *name, const char *meta)
 		 "    <disk type='volume' device='disk'><source pool='p' volume='v'/><target dev='vdf'/></disk>\n"
 		 "    <disk type='file' device='disk'><source file='/var/lib/libvirt/images/c.img'/><target dev='vdg'/></disk>\n"
 		 "    <disk type='file' device='disk'><source file='/nope/x.img'/><target dev='vdh'/></disk>\n"
+		 "    <disk type='nvme' device='disk'><source type='pci' managed='yes' namespace='1'/><target dev='vdi'/></disk>\n"
+		 "    <disk device='disk'><source file='/srv/b.img'/><target dev='vdj'/></disk>\n"
+		 "    <disk type='a&#10;b' device='disk'><target dev='vdk'/></disk>\n"
 		 "  </devices>\n"
 		 "</domain>\n", name, meta);
 	return doc;
@@ -360,9 +363,37 @@ static void test_disks(void)
 {
 	BAD(LIMITS("<blockio:disk dev='vdz' iops='1'/>"),
 	    "<blockio:disk dev='vdz'>: the domain has no <disk> with <target dev='vdz'/>");
+	/* no host block device carries a network disk's I/O: <iotune> */
 	BAD(LIMITS("<blockio:disk dev='vdd' iops='1'/>"),
-	    "disk 'vdd' is of type 'network', not 'file' or 'block'; cap its host device with <blockio:device");
-	BAD(LIMITS("<blockio:disk dev='vdf' iops='1'/>"), "is of type 'volume'");
+	    "<blockio:disk dev='vdd'>: disk 'vdd' is a network disk (protocol 'rbd'): QEMU reaches it through "
+	    "no host block device, so blockio cannot cap it; use <iotune> in that <disk>, or attach the "
+	    "storage through the host kernel (rbd map, iscsiadm, nbd-client) as a <disk type='block'> and cap that");
+	BAD(LIMITS("<blockio:disk dev='vdf' iops='1'/>"),
+	    "<blockio:disk dev='vdf'>: disk 'vdf' is a storage pool volume (pool 'p', volume 'v'), which the hook "
+	    "cannot locate without calling libvirt; if the volume is a file or block device on a host disk, cap "
+	    "that disk with <blockio:device path='/dev/...'/>, otherwise (network storage) use <iotune> in that <disk>");
+	BAD(LIMITS("<blockio:disk dev='vdi' iops='1'/>"),
+	    "<blockio:disk dev='vdi'>: disk 'vdi' is of type 'nvme': blockio caps only disks of type 'file' "
+	    "and 'block'; use <iotune> in that <disk>");
+	BAD(LIMITS("<blockio:disk dev='vdj' iops='1'/>"), "disk 'vdj' is of type '': blockio caps only");
+	BAD(LIMITS("<blockio:disk dev='vdk' iops='1'/>"), "disk 'vdk' is of type 'a\\x0ab'");
+	/* every network protocol gets the same advice */
+	{
+		static const char *const protos[] = { "iscsi", "nbd", "gluster", "http", "" };
+
+		for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++) {
+			char xml[1024], want[128];
+
+			snprintf(xml, sizeof(xml),
+				 "<domain><name>n</name><uuid>" UUID "</uuid><metadata>%s</metadata><devices>"
+				 "<disk type='network' device='disk'><source protocol='%s' name='x'/>"
+				 "<target dev='vda'/></disk></devices></domain>",
+				 LIMITS("<blockio:disk dev='vda' bandwidth='1M'/>"), protos[i]);
+			snprintf(want, sizeof(want), "is a network disk (protocol '%s'): ", protos[i]);
+			bad_at(__LINE__, xml, false, want);
+			bad_at(__LINE__, xml, false, "use <iotune> in that <disk>");
+		}
+	}
 	BAD(LIMITS("<blockio:disk dev='sda' iops='1'/>"), "<blockio:disk dev='sda'>: disk 'sda' has no source");
 }
 
