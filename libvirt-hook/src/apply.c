@@ -8,29 +8,36 @@
 
 #include "blockio.h"
 
+int blockio_apply_config(const struct blockio_paths *paths,
+			 const struct blockio_host *host,
+			 struct blockio_config *cfg, struct blockio_error *err)
+{
+	char mount[PATH_MAX];
+	pid_t pid;
+
+	if (!cfg->nrules) {
+		/* no caps (any more): no cgroup, and no blockio is fine */
+		if (cfg->uuid[0] &&
+		    !blockio_find_mount(paths, mount, sizeof(mount), err))
+			return blockio_detach(mount, cfg->uuid, err);
+		return 0;
+	}
+	return blockio_config_resolve(cfg, host, err) ||
+	       blockio_find_mount(paths, mount, sizeof(mount), err) ||
+	       blockio_qemu_pid(paths, cfg, &pid, err) ||
+	       blockio_attach(paths, mount, cfg, pid, err) ? -1 : 0;
+}
+
 int blockio_apply_xml(const struct blockio_paths *paths,
 		      const struct blockio_host *host, const char *xml,
 		      size_t len, struct blockio_error *err)
 {
 	struct blockio_config cfg;
-	char mount[PATH_MAX];
-	pid_t pid;
 	int ret;
 
 	if (blockio_config_parse(xml, len, &cfg, err))
 		return -1;
-	if (!cfg.nrules) {
-		/* no caps (any more): no cgroup, and no blockio is fine */
-		ret = 0;
-		if (cfg.uuid[0] &&
-		    !blockio_find_mount(paths, mount, sizeof(mount), err))
-			ret = blockio_detach(mount, cfg.uuid, err);
-	} else {
-		ret = blockio_config_resolve(&cfg, host, err) ||
-		      blockio_find_mount(paths, mount, sizeof(mount), err) ||
-		      blockio_qemu_pid(paths, &cfg, &pid, err) ||
-		      blockio_attach(paths, mount, &cfg, pid, err) ? -1 : 0;
-	}
+	ret = blockio_apply_config(paths, host, &cfg, err);
 	blockio_config_free(&cfg);
 	return ret;
 }

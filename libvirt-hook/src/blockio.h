@@ -175,6 +175,16 @@ int blockio_domain_identity(const char *xml, size_t len,
 
 void blockio_config_free(struct blockio_config *cfg);
 
+/*
+ * One line for the log that says what @cfg caps, in the units an admin
+ * writes: "capped: <blockio:disk dev='vda'> on /dev/vdc: bandwidth
+ * 8MiB/s, iops 500/s", or "not capped: no <blockio:limits> in <metadata>"
+ * or "not capped: <blockio:limits> is empty".  Host disks are named once
+ * blockio_config_resolve() has run.
+ */
+void blockio_config_describe(const struct blockio_config *cfg, char *out,
+			     size_t outlen);
+
 /* The pid attribute of libvirt's status XML (/run/libvirt/qemu/NAME.xml). */
 int blockio_status_pid(const char *xml, size_t len, pid_t *pid);
 
@@ -296,6 +306,11 @@ int blockio_detach(const char *mount, const char *uuid,
 int blockio_apply_xml(const struct blockio_paths *paths,
 		      const struct blockio_host *host, const char *xml,
 		      size_t len, struct blockio_error *err);
+
+/* The same for a parsed @cfg; resolves its targets (fills devnode). */
+int blockio_apply_config(const struct blockio_paths *paths,
+			 const struct blockio_host *host,
+			 struct blockio_config *cfg, struct blockio_error *err);
 
 /* What `stopped` and `release` do: detach by UUID; harmless when absent. */
 int blockio_release_xml(const struct blockio_paths *paths, const char *xml,

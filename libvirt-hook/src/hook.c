@@ -10,19 +10,29 @@
  *   stopped, release          remove machine/UUID (idempotent)
  *   anything else             nothing
  *
- * Exit 0 on success; on failure one line "blockio: ..." on stderr and exit
- * 1, which makes libvirt refuse to start (or keep) the domain.  The hook
- * never calls libvirt and never waits long: stdin for at most 30 s, the PID
- * file for 5 s, the lock and rmdir for a few seconds.
+ * Every operation that validates or applies caps says how it ended in one
+ * line on stderr and in the system log (ident blockio-hook):
+ *
+ *   blockio: domain 'vm1' at prepare: capped: <blockio:disk dev='vda'> on /dev/vdc: bandwidth 8MiB/s
+ *   blockio: domain 'vm1' at prepare: not capped: no <blockio:limits> in <metadata>
+ *
+ * and exits 0; libvirt keeps that stderr in its debug log only.  On
+ * failure the line is "blockio: MESSAGE" and the exit status 1, which makes
+ * libvirt refuse to start (or keep) the domain and show the line.  Stop
+ * and release say nothing unless they fail.  The hook never calls libvirt
+ * and never waits long: stdin for at most 30 s, the PID file for 5 s, the
+ * lock and rmdir for a few seconds.
  */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "blockio.h"
+#include "version.h"
 
 #define STDIN_WAIT_MS 30000
 
@@ -42,6 +52,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: 50-blockio DOMAIN OPERATION SUB-OPERATION EXTRA < domain.xml\n"
+		"       50-blockio --help | --version\n"
 		"libvirt's qemu hook for blockio: caps a VM's disks from <blockio:limits>\n"
 		"(namespace %s) in its <metadata>.\n"
 		"See blockio-hook(8).\n", BLOCKIO_NS_URI);
@@ -96,8 +107,12 @@ static char *read_stdin(size_t *len, struct blockio_error *err)
 	return NULL;
 }
 
-static int validate(const char *xml, size_t len, bool resolve,
-		    struct blockio_error *err)
+/*
+ * prepare, start, restore (@resolve) and migrate: check the caps, and say
+ * in @what what they are.
+ */
+static int validate(const char *xml, size_t len, bool resolve, char *what,
+		    size_t whatlen, struct blockio_error *err)
 {
 	struct blockio_config cfg;
 	int ret;
@@ -105,6 +120,25 @@ static int validate(const char *xml, size_t len, bool resolve,
 	if (blockio_config_parse(xml, len, &cfg, err))
 		return -1;
 	ret = resolve ? blockio_config_resolve(&cfg, &blockio_host_real, err) : 0;
+	if (!ret)
+		blockio_config_describe(&cfg, what, whatlen);
+	blockio_config_free(&cfg);
+	return ret;
+}
+
+/* started, reconnect: put QEMU into its cgroup, say what it is capped at. */
+static int apply(const char *xml, size_t len, char *what, size_t whatlen,
+		 struct blockio_error *err)
+{
+	struct blockio_config cfg;
+	int ret;
+
+	if (blockio_config_parse(xml, len, &cfg, err))
+		return -1;
+	ret = blockio_apply_config(&blockio_paths_default, &blockio_host_real,
+				   &cfg, err);
+	if (!ret)
+		blockio_config_describe(&cfg, what, whatlen);
 	blockio_config_free(&cfg);
 	return ret;
 }
@@ -113,12 +147,17 @@ int main(int argc, char **argv)
 {
 	enum action action = NOTHING;
 	struct blockio_error err = { "" };
+	char what[sizeof(err.msg)] = "", name[256];
 	size_t len;
 	char *xml;
 	int ret = 0;
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		usage(stdout);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		printf("blockio-hook %s\n", BLOCKIO_VERSION);
 		return 0;
 	}
 	if (argc < 3) {
@@ -136,15 +175,13 @@ int main(int argc, char **argv)
 	} else {
 		switch (action) {
 		case VALIDATE:
-			ret = validate(xml, len, false, &err);
+			ret = validate(xml, len, false, what, sizeof(what), &err);
 			break;
 		case RESOLVE:
-			ret = validate(xml, len, true, &err);
+			ret = validate(xml, len, true, what, sizeof(what), &err);
 			break;
 		case APPLY:
-			ret = blockio_apply_xml(&blockio_paths_default,
-						&blockio_host_real, xml, len,
-						&err);
+			ret = apply(xml, len, what, sizeof(what), &err);
 			break;
 		case RELEASE:
 			ret = blockio_release_xml(&blockio_paths_default, xml,
@@ -155,9 +192,20 @@ int main(int argc, char **argv)
 		}
 	}
 	free(xml);
-	if (ret && action != NOTHING) {
+	if (action == NOTHING || (!ret && !what[0]))
+		return 0;
+
+	/* argv[2] is one of ours: only the domain name needs escaping */
+	blockio_escape(argv[1], name, sizeof(name));
+	openlog("blockio-hook", LOG_PID, LOG_DAEMON);
+	if (ret) {
 		fprintf(stderr, "blockio: %s\n", err.msg);
-		return 1;
+		syslog(LOG_ERR, "domain '%s' at %s: %s", name, argv[2], err.msg);
+	} else {
+		fprintf(stderr, "blockio: domain '%s' at %s: %s\n", name, argv[2],
+			what);
+		syslog(LOG_INFO, "domain '%s' at %s: %s", name, argv[2], what);
 	}
-	return 0;
+	closelog();
+	return ret ? 1 : 0;
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "metad.h"
+#include "version.h"
 
 #define DEFAULT_URI "qemu:///system"
 
@@ -37,6 +38,7 @@ static void usage(FILE *f)
 		"  -c, --connect URI   libvirt URI (default %s)\n"
 		"  -a, --apply DOMAIN  apply one domain (name or UUID) and exit\n"
 		"  -h, --help          this help\n"
+		"  -V, --version       print the version and exit\n"
 		"See blockio-metad(8).\n", BLOCKIO_NS_URI, DEFAULT_URI);
 }
 
@@ -185,12 +187,13 @@ int main(int argc, char **argv)
 		{ "connect", required_argument, NULL, 'c' },
 		{ "apply", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *uri = DEFAULT_URI, *domain = NULL;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:a:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:a:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			uri = optarg;
@@ -200,6 +203,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			printf("blockio-metad %s\n", BLOCKIO_VERSION);
 			return 0;
 		default:
 			usage(stderr);

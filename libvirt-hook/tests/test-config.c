@@ -484,6 +484,56 @@ static void test_names(void)
 	}
 }
 
+/* What the hook's log line says: after parsing, and after resolving. */
+static void describe_at(int line, const char *meta, bool resolve, const char *want)
+{
+	struct blockio_config cfg;
+	struct blockio_error err = { "" };
+	const char *xml = domain(meta);
+	char text[1024];
+	int rc = blockio_config_parse(xml, strlen(xml), &cfg, &err);
+
+	if (!rc && resolve)
+		rc = blockio_config_resolve(&cfg, &fake_host, &err);
+	CHECKF(rc == 0, "line %d: %s", line, err.msg);
+	blockio_config_describe(&cfg, text, sizeof(text));
+	CHECKF(!strcmp(text, want), "line %d: got '%s' want '%s'", line, text, want);
+	blockio_config_free(&cfg);
+}
+
+static void test_describe(void)
+{
+	describe_at(__LINE__, "", false, "not capped: no <blockio:limits> in <metadata>");
+	describe_at(__LINE__, "<app:x xmlns:app='urn:app'/>", true,
+		    "not capped: no <blockio:limits> in <metadata>");
+	describe_at(__LINE__, "<blockio:limits " NS "/>", true, "not capped: <blockio:limits> is empty");
+	describe_at(__LINE__, LIMITS("<blockio:disk dev='vda' bandwidth='8MiB/s' iops='500'/>"), false,
+		    "capped: <blockio:disk dev='vda'>: bandwidth 8MiB/s, iops 500/s");
+	describe_at(__LINE__, LIMITS("<blockio:disk dev='vda' bandwidth='8MiB/s' iops='500'/>"), true,
+		    "capped: <blockio:disk dev='vda'> on /dev/vdc: bandwidth 8MiB/s, iops 500/s");
+	describe_at(__LINE__,
+		    LIMITS("<blockio:disk dev='vda' bandwidth='8000000' iops='10k' strategy='token' iops-bucket='25000'/>"
+			   "<blockio:device path='/dev/sdb2' bandwidth='4M' strategy='token' bucket='64MiB'/>"
+			   "<blockio:device path='/dev/mapper/vg-lv' bandwidth='1048577'/>"), true,
+		    "capped: <blockio:disk dev='vda'> on /dev/vdc: bandwidth 8MB/s token bucket 8MB, "
+		    "iops 10k/s token bucket 25k; <blockio:device path='/dev/sdb2'> on /dev/sdb: "
+		    "bandwidth 4MiB/s token bucket 64MiB; <blockio:device path='/dev/mapper/vg-lv'> on "
+		    "/dev/dm-0: bandwidth 1048577B/s");
+	/* a line too long for the buffer is cut, NUL-terminated */
+	{
+		struct blockio_config cfg;
+		struct blockio_error err = { "" };
+		const char *xml = domain(LIMITS("<blockio:disk dev='vda' bandwidth='8M'/>"));
+		char text[24];
+
+		CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
+		memset(text, 'Z', sizeof(text));
+		blockio_config_describe(&cfg, text, sizeof(text));
+		CHECK_STR(text, "capped: <blockio:disk d");
+		blockio_config_free(&cfg);
+	}
+}
+
 static void test_identity_and_status(void)
 {
 	struct blockio_config cfg;
@@ -522,6 +572,7 @@ int main(void)
 	test_documents();
 	test_resolution();
 	test_names();
+	test_describe();
 	test_identity_and_status();
 	return check_done("test-config");
 }

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The hook binary (built with ASan+UBSan) as libvirt runs it: argv, XML on
-# stdin, exit status, one line on stderr.  Only what needs no blockio
-# kernel: validation, domains without caps, stop, and the clear failure
-# when the controller is missing.
+# stdin, exit status, one line on stderr (the outcome on success, the error
+# on failure; nothing for stop and for operations it does not handle).
+# Only what needs no blockio kernel: validation, domains without caps,
+# stop, and the clear failure when the controller is missing.
 set -u
 : "${B:?}" "${SRCDIR:?}"
 hook=$B/san/blockio-hook
@@ -50,22 +51,29 @@ domain "<blockio:limits $NS><blockio:disk dev='vda' bandwidth='8MiB/s'/></blocki
 domain "<blockio:limits $NS><blockio:disk dev='vda' bandwidth='8XB/s'/></blockio:limits>" >"$tmp/bad.xml"
 domain "<blockio:limits $NS/>" >"$tmp/empty.xml"
 printf 'not xml at all\n' >"$tmp/junk.xml"
+# lookalikes of the namespace: an error, never "no caps"
+domain "<blockio:limits xmlns:blockio='http://blockio.dev/xmlns/limits/1'><blockio:disk dev='vda' bandwidth='8M'/></blockio:limits>" >"$tmp/http.xml"
+domain "<limits><disk dev='vda' bandwidth='8M'/></limits>" >"$tmp/nons.xml"
+WANT_NS="blockio reads only 'https://blockio.dev/xmlns/limits/1', so its caps would be ignored"
 
-# validation at prepare, start, restore, migrate
+# validation at prepare, start, restore, migrate; the outcome in one line
 for op in prepare start restore migrate; do
 	expect 1 "blockio: invalid value '8XB/s' for attribute 'bandwidth' of <blockio:disk dev='vda'>: unknown unit 'XB'" "$op" "$tmp/bad.xml"
 	expect 1 "blockio: domain XML is not well-formed" "$op" "$tmp/junk.xml"
-	expect 0 "" "$op" "$tmp/plain.xml"
-	expect 0 "" "$op" "$tmp/empty.xml"
+	expect 1 "blockio: <blockio:limits> in <metadata> has namespace 'http://blockio.dev/xmlns/limits/1'; $WANT_NS" "$op" "$tmp/http.xml"
+	expect 1 "blockio: <limits> in <metadata> has no namespace; blockio reads only <limits> in namespace 'https://blockio.dev/xmlns/limits/1'" "$op" "$tmp/nons.xml"
+	expect 0 "blockio: domain 'vm1' at $op: not capped: no <blockio:limits> in <metadata>" "$op" "$tmp/plain.xml"
+	expect 0 "blockio: domain 'vm1' at $op: not capped: <blockio:limits> is empty" "$op" "$tmp/empty.xml"
 done
 # prepare/start/restore also find the host disk; migrate only validates
 expect 1 "blockio: <blockio:disk dev='vda'>: cannot stat '$tmp/missing.img': No such file or directory" prepare "$tmp/capped.xml"
 expect 1 "cannot stat" restore "$tmp/capped.xml"
-expect 0 "" migrate "$tmp/capped.xml"
+expect 0 "blockio: domain 'vm1' at migrate: capped: <blockio:disk dev='vda'>: bandwidth 8MiB/s" migrate "$tmp/capped.xml"
 
 # a domain without caps is left alone at started/reconnect, whatever the kernel
-expect 0 "" started "$tmp/plain.xml"
-expect 0 "" reconnect "$tmp/plain.xml"
+expect 0 "blockio: domain 'vm1' at started: not capped: no <blockio:limits> in <metadata>" started "$tmp/plain.xml"
+expect 0 "blockio: domain 'vm1' at reconnect: not capped: no <blockio:limits> in <metadata>" reconnect "$tmp/plain.xml"
+expect 1 "$WANT_NS" started "$tmp/http.xml"
 # stop and release: idempotent, harmless without a cgroup or with bad metadata
 for op in stopped release; do
 	expect 0 "" "$op" "$tmp/plain.xml"
@@ -75,18 +83,25 @@ done
 expect 0 "" attach "$tmp/junk.xml"
 expect 0 "" shutdown "$tmp/junk.xml"
 
+# the host disk is named once the image exists on one
+printf 'x' >"$tmp/missing.img"
+if "$hook" vm1 prepare begin - <"$tmp/capped.xml" 2>/dev/null; then
+	expect 0 "blockio: domain 'vm1' at prepare: capped: <blockio:disk dev='vda'> on /dev/" prepare "$tmp/capped.xml"
+fi
+
 # caps but no blockio controller on this kernel: a clear refusal
 if ! grep -qE '^blockio[[:space:]]' /proc/cgroups; then
-	printf 'x' >"$tmp/missing.img"
-	if "$B/tests/../san/blockio-hook" vm1 prepare begin - <"$tmp/capped.xml" 2>/dev/null; then
+	if "$hook" vm1 prepare begin - <"$tmp/capped.xml" 2>/dev/null; then
 		expect 1 "blockio: the kernel has no enabled blockio cgroup controller" started "$tmp/capped.xml"
 	else
 		echo "note: $tmp is on a filesystem without a block device; skipping the started check" >&2
 	fi
 fi
 
-# usage
+# usage and version
 if "$hook" -h | grep -q 'usage: 50-blockio'; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: -h" >&2; fi
+version=$(cat "$SRCDIR/VERSION")
+if [ "$("$hook" --version)" = "blockio-hook $version" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --version: '$("$hook" --version)', want 'blockio-hook $version'" >&2; fi
 "$hook" >/dev/null 2>&1
 if [ $? -eq 2 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: no args" >&2; fi
 
