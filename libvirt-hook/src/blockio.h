@@ -227,7 +227,10 @@ int blockio_devnode(const struct blockio_host *host, dev_t dev,
 /* The mount point of the first cgroup v1 hierarchy carrying blockio. */
 int blockio_parse_mountinfo(const char *text, char *path, size_t pathlen);
 
-/* 1 if /proc/cgroups lists blockio as enabled, 0 otherwise. */
+/*
+ * blockio in /proc/cgroups: 1 listed and enabled, 0 listed but disabled
+ * (cgroup_disable=blockio), -1 not listed (a kernel without the patches).
+ */
 int blockio_parse_proc_cgroups(const char *text);
 
 /* The blockio path from /proc/PID/cgroup ("/machine/UUID"), or -1. */
@@ -272,7 +275,11 @@ struct blockio_paths {
 
 extern const struct blockio_paths blockio_paths_default;
 
-/* Find the blockio hierarchy's mount point; -1 with a clear message. */
+/*
+ * Check that PROC/cgroups lists blockio as enabled and find its hierarchy's
+ * mount point in PROC/self/mountinfo.  -1 with a message that names what
+ * is missing: the controller, the controller enabled, or the mount.
+ */
 int blockio_find_mount(const struct blockio_paths *paths, char *out,
 		       size_t outlen, struct blockio_error *err);
 

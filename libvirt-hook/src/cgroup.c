@@ -107,8 +107,18 @@ int blockio_find_mount(const struct blockio_paths *paths, char *out,
 
 	snprintf(path, sizeof(path), "%s/cgroups", paths->proc);
 	rc = read_at(AT_FDCWD, path, text, sizeof(text));
-	if (rc || !blockio_parse_proc_cgroups(text)) {
-		blockio_error_set(err, "the kernel has no enabled blockio cgroup controller (see %s)",
+	if (rc) {
+		blockio_error_set(err, "cannot read %s to find the blockio cgroup controller: %s",
+				  path, strerror(-rc));
+		return -1;
+	}
+	switch (blockio_parse_proc_cgroups(text)) {
+	case -1:
+		blockio_error_set(err, "the kernel has no blockio cgroup controller (no 'blockio' line in %s): boot a kernel with the blockio patches",
+				  path);
+		return -1;
+	case 0:
+		blockio_error_set(err, "the blockio cgroup controller is disabled (its 'enabled' column in %s is 0): remove cgroup_disable=blockio from the kernel command line",
 				  path);
 		return -1;
 	}

@@ -115,9 +115,9 @@ int blockio_parse_proc_cgroups(const char *text)
 			line++;
 		if (sscanf(line, "%31s %u %u %u", name, &hier, &num,
 			   &enabled) == 4 && !strcmp(name, "blockio"))
-			return enabled == 1;
+			return enabled == 1 ? 1 : 0;
 	}
-	return 0;
+	return -1;
 }
 
 int blockio_parse_pid_cgroup(const char *text, char *path, size_t pathlen)

@@ -92,7 +92,7 @@ fi
 # caps but no blockio controller on this kernel: a clear refusal
 if ! grep -qE '^blockio[[:space:]]' /proc/cgroups; then
 	if "$hook" vm1 prepare begin - <"$tmp/capped.xml" 2>/dev/null; then
-		expect 1 "blockio: the kernel has no enabled blockio cgroup controller" started "$tmp/capped.xml"
+		expect 1 "blockio: the kernel has no blockio cgroup controller (no 'blockio' line in /proc/cgroups)" started "$tmp/capped.xml"
 	else
 		echo "note: $tmp is on a filesystem without a block device; skipping the started check" >&2
 	fi

@@ -55,9 +55,13 @@ static void test_proc_cgroups(void)
 		"#subsys_name\thierarchy\tnum_cgroups\tenabled\n"
 		"cpuset\t0\t1\t1\nblockio\t5\t3\t1\n") == 1);
 	CHECK(blockio_parse_proc_cgroups("blockio\t0\t1\t0\n") == 0);
-	CHECK(blockio_parse_proc_cgroups("blkio\t0\t1\t1\n") == 0);
-	CHECK(blockio_parse_proc_cgroups("blockiox\t0\t1\t1\n") == 0);
-	CHECK(blockio_parse_proc_cgroups("") == 0);
+	CHECK(blockio_parse_proc_cgroups("blkio\t0\t1\t1\n") == -1);
+	CHECK(blockio_parse_proc_cgroups("blockiox\t0\t1\t1\n") == -1);
+	CHECK(blockio_parse_proc_cgroups("") == -1);
+	/* the disabled line is found among others, and wins over none */
+	CHECK(blockio_parse_proc_cgroups(
+		"#subsys_name\thierarchy\tnum_cgroups\tenabled\n"
+		"cpuset\t0\t1\t1\nblockio\t0\t1\t0\nmemory\t0\t1\t1\n") == 0);
 }
 
 static void test_pid_cgroup(void)

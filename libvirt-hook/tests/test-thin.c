@@ -57,7 +57,14 @@ static void test_find_mount(const struct blockio_paths *paths)
 	char mount[256];
 
 	CHECK(blockio_find_mount(paths, mount, sizeof(mount), &err) == -1);
-	CHECK_CONTAINS(err.msg, "the kernel has no enabled blockio cgroup controller");
+	CHECK_CONTAINS(err.msg, "cannot read ");
+	CHECK_CONTAINS(err.msg, "/proc/cgroups to find the blockio cgroup controller: No such file or directory");
+	put("proc/cgroups", "#subsys_name\thierarchy\tnum_cgroups\tenabled\nblkio\t0\t1\t1\n", 55);
+	CHECK(blockio_find_mount(paths, mount, sizeof(mount), &err) == -1);
+	CHECK_CONTAINS(err.msg, "the kernel has no blockio cgroup controller (no 'blockio' line in ");
+	put("proc/cgroups", "#subsys_name\thierarchy\tnum_cgroups\tenabled\nblockio\t0\t1\t0\n", 57);
+	CHECK(blockio_find_mount(paths, mount, sizeof(mount), &err) == -1);
+	CHECK_CONTAINS(err.msg, "the blockio cgroup controller is disabled");
 	put("proc/cgroups", "#subsys_name\thierarchy\tnum_cgroups\tenabled\nblockio\t0\t1\t1\n", 57);
 	put("proc/self/mountinfo", "22 27 0:21 / /proc rw - proc proc rw\n", 37);
 	CHECK(blockio_find_mount(paths, mount, sizeof(mount), &err) == -1);
