@@ -293,9 +293,8 @@ int blockio_qemu_pid(const struct blockio_paths *paths,
  * process @pid, then verify by reading back.  On failure, a cgroup this
  * call created is undone (the process back to the root, the cgroup
  * removed); one that existed before (reconnect, a live change) is left as
- * it is, so a running VM does not lose its caps to a failed update;
- * libvirt stops a VM whose `reconnect` hook fails, and `stopped` removes
- * the cgroup then.
+ * it is, so a running VM does not lose its caps to a failed update (the
+ * hook reports a failed `reconnect` and exits 0, so the VM keeps running).
  */
 int blockio_attach(const struct blockio_paths *paths, const char *mount,
 		   const struct blockio_config *cfg, pid_t pid,
@@ -322,5 +321,29 @@ int blockio_apply_config(const struct blockio_paths *paths,
 /* What `stopped` and `release` do: detach by UUID; harmless when absent. */
 int blockio_release_xml(const struct blockio_paths *paths, const char *xml,
 			size_t len, struct blockio_error *err);
+
+/* ---- hookops.c: what 50-blockio does at each operation ------------------- */
+
+/* What the hook says, and the exit status it returns to libvirt. */
+struct blockio_hook_result {
+	int status;		/* 0, or 1: libvirt refuses the operation */
+	int priority;		/* syslog priority of @log; -1: say nothing */
+	char out[2048 + 16];	/* the line for stderr: "blockio: ...", no newline */
+	char log[2048];		/* the line for syslog: names domain and operation */
+};
+
+/*
+ * Run operation @op of libvirt's qemu hook for domain @name (raw; escaped
+ * here) on domain XML @xml of @len bytes, or on NULL when reading stdin
+ * failed for the reason in @readerr.  See hookops.c for each operation's
+ * failure: prepare/start/restore/migrate/started refuse (status 1), with
+ * caps prepare/start/restore check the controller and its mount, and
+ * reconnect never fails (status 0, a LOG_ERR line "... NOT CAPPED ...").
+ */
+void blockio_hook_run(const struct blockio_paths *paths,
+		      const struct blockio_host *host, const char *name,
+		      const char *op, const char *xml, size_t len,
+		      const struct blockio_error *readerr,
+		      struct blockio_hook_result *res);
 
 #endif /* BLOCKIO_H */

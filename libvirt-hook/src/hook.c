@@ -4,7 +4,9 @@
  *
  *   50-blockio DOMAIN OPERATION SUB-OPERATION EXTRA < domain.xml
  *
- *   prepare, start, restore   validate the caps and find their host disks
+ *   prepare, start, restore   validate the caps and find their host disks;
+ *                             with caps, check the blockio controller and
+ *                             its mounted hierarchy
  *   migrate                   validate the incoming XML's caps
  *   started, reconnect        put QEMU into machine/UUID with its rules
  *   stopped, release          remove machine/UUID (idempotent)
@@ -18,10 +20,14 @@
  *
  * and exits 0; libvirt keeps that stderr in its debug log only.  On
  * failure the line is "blockio: MESSAGE" and the exit status 1, which makes
- * libvirt refuse to start (or keep) the domain and show the line.  Stop
- * and release say nothing unless they fail.  The hook never calls libvirt
- * and never waits long: stdin for at most 30 s, the PID file for 5 s, the
- * lock and rmdir for a few seconds.
+ * libvirt refuse to start the domain and show the line; except at
+ * reconnect, where exit 1 would make libvirt kill a running VM: there a
+ * failure is "blockio: domain 'vm1' at reconnect: NOT CAPPED: MESSAGE; the
+ * VM keeps running, ..." and exit 0.  Stop and release say nothing unless
+ * they fail.  What each operation does is in hookops.c; this file is argv,
+ * stdin and the output.  The hook never calls libvirt and never waits
+ * long: stdin for at most 30 s, the PID file for 5 s, the lock and rmdir
+ * for a few seconds.
  */
 #include <errno.h>
 #include <poll.h>
@@ -35,18 +41,6 @@
 #include "version.h"
 
 #define STDIN_WAIT_MS 30000
-
-enum action { VALIDATE, RESOLVE, APPLY, RELEASE, NOTHING };
-
-static const struct {
-	const char *op;
-	enum action action;
-} operations[] = {
-	{ "prepare", RESOLVE }, { "start", RESOLVE }, { "restore", RESOLVE },
-	{ "migrate", VALIDATE },
-	{ "started", APPLY }, { "reconnect", APPLY },
-	{ "stopped", RELEASE }, { "release", RELEASE },
-};
 
 static void usage(FILE *f)
 {
@@ -107,50 +101,12 @@ static char *read_stdin(size_t *len, struct blockio_error *err)
 	return NULL;
 }
 
-/*
- * prepare, start, restore (@resolve) and migrate: check the caps, and say
- * in @what what they are.
- */
-static int validate(const char *xml, size_t len, bool resolve, char *what,
-		    size_t whatlen, struct blockio_error *err)
-{
-	struct blockio_config cfg;
-	int ret;
-
-	if (blockio_config_parse(xml, len, &cfg, err))
-		return -1;
-	ret = resolve ? blockio_config_resolve(&cfg, &blockio_host_real, err) : 0;
-	if (!ret)
-		blockio_config_describe(&cfg, what, whatlen);
-	blockio_config_free(&cfg);
-	return ret;
-}
-
-/* started, reconnect: put QEMU into its cgroup, say what it is capped at. */
-static int apply(const char *xml, size_t len, char *what, size_t whatlen,
-		 struct blockio_error *err)
-{
-	struct blockio_config cfg;
-	int ret;
-
-	if (blockio_config_parse(xml, len, &cfg, err))
-		return -1;
-	ret = blockio_apply_config(&blockio_paths_default, &blockio_host_real,
-				   &cfg, err);
-	if (!ret)
-		blockio_config_describe(&cfg, what, whatlen);
-	blockio_config_free(&cfg);
-	return ret;
-}
-
 int main(int argc, char **argv)
 {
-	enum action action = NOTHING;
 	struct blockio_error err = { "" };
-	char what[sizeof(err.msg)] = "", name[256];
+	struct blockio_hook_result res;
 	size_t len;
 	char *xml;
-	int ret = 0;
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		usage(stdout);
@@ -164,48 +120,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (size_t i = 0; i < sizeof(operations) / sizeof(operations[0]); i++)
-		if (!strcmp(argv[2], operations[i].op))
-			action = operations[i].action;
-
 	/* read stdin even when there is nothing to do: libvirt writes it */
 	xml = read_stdin(&len, &err);
-	if (!xml) {
-		ret = -1;
-	} else {
-		switch (action) {
-		case VALIDATE:
-			ret = validate(xml, len, false, what, sizeof(what), &err);
-			break;
-		case RESOLVE:
-			ret = validate(xml, len, true, what, sizeof(what), &err);
-			break;
-		case APPLY:
-			ret = apply(xml, len, what, sizeof(what), &err);
-			break;
-		case RELEASE:
-			ret = blockio_release_xml(&blockio_paths_default, xml,
-						  len, &err);
-			break;
-		case NOTHING:
-			break;
-		}
-	}
+	blockio_hook_run(&blockio_paths_default, &blockio_host_real, argv[1],
+			 argv[2], xml, len, &err, &res);
 	free(xml);
-	if (action == NOTHING || (!ret && !what[0]))
-		return 0;
-
-	/* argv[2] is one of ours: only the domain name needs escaping */
-	blockio_escape(argv[1], name, sizeof(name));
-	openlog("blockio-hook", LOG_PID, LOG_DAEMON);
-	if (ret) {
-		fprintf(stderr, "blockio: %s\n", err.msg);
-		syslog(LOG_ERR, "domain '%s' at %s: %s", name, argv[2], err.msg);
-	} else {
-		fprintf(stderr, "blockio: domain '%s' at %s: %s\n", name, argv[2],
-			what);
-		syslog(LOG_INFO, "domain '%s' at %s: %s", name, argv[2], what);
+	if (res.priority >= 0) {
+		fprintf(stderr, "%s\n", res.out);
+		openlog("blockio-hook", LOG_PID, LOG_DAEMON);
+		syslog(res.priority, "%s", res.log);
+		closelog();
 	}
-	closelog();
-	return ret ? 1 : 0;
+	return res.status;
 }

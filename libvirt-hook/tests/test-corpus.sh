@@ -8,7 +8,10 @@
 # must equal tests/corpus.out.  Every run must print exactly one line on
 # stderr and nothing on stdout.  The operations are those whose output
 # does not depend on the host: prepare only where validation fails before
-# host disks are looked up (or there are no caps), migrate anywhere.
+# host disks are looked up (or there are no caps), migrate anywhere,
+# started and reconnect where validation fails or there are no caps
+# (reconnect then exits 0 with a NOT CAPPED line: libvirt would kill the
+# running VM on any other status).
 #
 #   BLOCKIO_GOLDEN_UPDATE=1 sh tests/test-corpus.sh   rewrite tests/corpus.out
 set -u
