@@ -11,7 +11,7 @@ HOOK_OUT := $(CURDIR)/build/libvirt-hook
 
 # The scripts parallelize internally (make -jN); targets run one at a time.
 .NOTPARALLEL:
-.PHONY: help deps kernel l2 hook progs image check check-nested check-host demo bench shell clean
+.PHONY: help deps kernel l2 hook progs image check check-debug check-nested check-host demo bench shell clean
 
 help:
 	@echo "blockio make targets:"
@@ -19,6 +19,7 @@ help:
 	@echo "  make check       build everything, run ALL tests (host + in L1); ends with 'N passed, N failed, N skipped'"
 	@echo "  make check GROUPS='boot blockio'   only these test groups (or GROUP/NNN)"
 	@echo "  make check-host  only the host tests (no L1 boot)"
+	@echo "  make check-debug the whole suite on the debug kernel (KASAN, lockdep, kmemleak; slow)"
 	@echo "  make check-nested  only the nested end-to-end group (tests/nested, ~15 min)"
 	@echo "  make deps        install the Debian packages the build needs (apt-get)"
 	@echo "  make kernel      L1 kernel: build/kernel/arch/x86/boot/bzImage (KSRC=tree builds an existing tree)"
@@ -56,6 +57,11 @@ progs: deps
 
 check: kernel image progs
 	scripts/run-tests $(GROUPS)
+
+# The whole suite on the debug kernel (KASAN, lockdep, kmemleak, atomic
+# sleep and hung-task checks): kernel/dmesg-clean must find no report.
+check-debug:
+	$(MAKE) DEBUG=1 check
 
 # Only the nested end-to-end group (~15 min; make check runs it last).
 check-nested: kernel image progs
