@@ -128,6 +128,7 @@ enum blockio_strategy {
 struct blockio_target {
 	char *element;		/* "<blockio:disk dev='vda'>", for messages */
 	char *path;		/* disk source (file or device) or device path */
+	char *disk;		/* <blockio:disk>: its dev ("vda"); else NULL */
 	bool must_be_block;	/* <blockio:device>: @path must be a device */
 	/* filled in by blockio_config_resolve(): */
 	char *devnode;		/* the whole disk, e.g. "/dev/vdc" */
@@ -188,6 +189,50 @@ void blockio_config_describe(const struct blockio_config *cfg, char *out,
 /* The pid attribute of libvirt's status XML (/run/libvirt/qemu/NAME.xml). */
 int blockio_status_pid(const char *xml, size_t len, pid_t *pid);
 
+/*
+ * The name and UUID of the domain in libvirt's status XML
+ * (<domstatus><domain>...), as blockio_domain_identity() does for a
+ * domain XML.
+ */
+int blockio_status_identity(const char *xml, size_t len,
+			    struct blockio_config *cfg,
+			    struct blockio_error *err);
+
+/*
+ * What else a domain XML says about its disks' I/O, for blockioctl's
+ * warnings (the hook itself needs none of it): every <disk>, with its
+ * qcow2 backing chain when libvirt wrote one into the XML (live and
+ * status XMLs carry <backingStore>; an inactive one usually does not), its
+ * <iotune>, and every <blkiotune><device>.
+ */
+struct blockio_disk {
+	char *dev;		/* <target dev>, "" if missing */
+	char *type;		/* <disk type>: file, block, network, ... */
+	char *source;		/* file or block source; NULL for others */
+	char *format;		/* <driver type>: raw, qcow2, ...; NULL */
+	bool chain_known;	/* a <backingStore> element is present */
+	size_t nbacking;
+	char **backing;		/* file/block sources of the chain, in order */
+	char *iotune;		/* "total_bytes_sec=1048576, ..."; NULL */
+};
+
+struct blockio_blkiotune {
+	char *path;		/* <path> of the <device> */
+	char *limits;		/* "write_bytes_sec=1048576, ..." */
+};
+
+struct blockio_domain_io {
+	size_t ndisks;
+	struct blockio_disk *disks;
+	size_t ntunes;
+	struct blockio_blkiotune *tunes;
+};
+
+int blockio_domain_io_parse(const char *xml, size_t len,
+			    struct blockio_domain_io *io,
+			    struct blockio_error *err);
+void blockio_domain_io_free(struct blockio_domain_io *io);
+
 /* The embedded copy of schema/blockio-limits.rng. */
 extern const unsigned char blockio_schema_rng[];
 extern const size_t blockio_schema_rng_len;
@@ -217,6 +262,14 @@ extern const struct blockio_host blockio_host_real;
 int blockio_config_resolve(struct blockio_config *cfg,
 			   const struct blockio_host *host,
 			   struct blockio_error *err);
+
+/*
+ * Map one target to its whole disk (fills devnode and dev), as
+ * blockio_config_resolve() does for each; blockioctl uses it to name the
+ * host disk of every target and disk even when the domain is refused.
+ */
+int blockio_target_resolve(const struct blockio_host *host,
+			   struct blockio_target *t, struct blockio_error *err);
 
 /* The /dev node of whole disk or partition @dev, e.g. for deleting a rule. */
 int blockio_devnode(const struct blockio_host *host, dev_t dev,
@@ -264,6 +317,25 @@ int blockio_rows_match(const struct blockio_config *cfg,
 
 const char *blockio_kind_file(enum blockio_kind kind);
 
+/* A row of blockio.stat: MAJOR MINOR BYTES IOS WRITE_BYTES QUEUED_BIOS QUEUED_BYTES */
+struct blockio_stat_row {
+	unsigned major, minor;
+	uint64_t bytes, ios, write_bytes, queued_bios, queued_bytes;
+};
+
+/* A row of blockio.throttlecnt: MAJOR MINOR BW_COUNTER BW_SLEEP IOPS_COUNTER IOPS_SLEEP */
+struct blockio_throttle_row {
+	unsigned major, minor;
+	uint64_t bw_count, bw_sleep, iops_count, iops_sleep;	/* sleeps in clock ticks */
+};
+
+/* Parse every row; return the count, or -1 on a malformed row. */
+int blockio_parse_stat(const char *text, struct blockio_stat_row *rows,
+		       size_t maxrows);
+int blockio_parse_throttlecnt(const char *text,
+			      struct blockio_throttle_row *rows,
+			      size_t maxrows);
+
 /* ---- cgroup.c and apply.c: the thin layer -------------------------------- */
 
 /* Where the thin layer looks; tests of the front ends may point elsewhere. */
@@ -300,6 +372,38 @@ int blockio_attach(const struct blockio_paths *paths, const char *mount,
 		   const struct blockio_config *cfg, pid_t pid,
 		   struct blockio_error *err);
 
+/*
+ * The VM cgroups under MOUNT/machine: the names that are canonical UUIDs,
+ * sorted, at most @max.  Their count (0 when machine/ does not exist),
+ * or -1 with @err set.
+ */
+int blockio_list_cgroups(const char *mount, char (*uuids)[37], size_t max,
+			 struct blockio_error *err);
+
+/*
+ * Read file @file of cgroup MOUNT/machine/@uuid into @buf (NUL-terminated).
+ * 0, or -1 with @err set.
+ */
+int blockio_read_cgroup_file(const char *mount, const char *uuid,
+			     const char *file, char *buf, size_t size,
+			     struct blockio_error *err);
+
+/* A domain libvirt runs: its status XML in the run directory. */
+struct blockio_running {
+	char *name;		/* raw */
+	char uuid[37];		/* normalized */
+};
+
+/*
+ * The domains of QEMU_RUNDIR/ *.xml (libvirt's status XMLs, one per running
+ * domain), sorted by name; *@doms is malloc'ed.  Their count, 0 when the
+ * directory does not exist, -1 with @err set.
+ */
+int blockio_running_domains(const struct blockio_paths *paths,
+			    struct blockio_running **doms,
+			    struct blockio_error *err);
+void blockio_running_free(struct blockio_running *doms, size_t n);
+
 /* Move what is left in machine/UUID to machine/ and remove it. */
 int blockio_detach(const char *mount, const char *uuid,
 		   struct blockio_error *err);
@@ -324,6 +428,15 @@ int blockio_release_xml(const struct blockio_paths *paths, const char *xml,
 
 /* ---- hookops.c: what 50-blockio does at each operation ------------------- */
 
+/*
+ * What prepare, start and restore check on this host after parsing: every
+ * target's host disk and, with caps, the blockio controller and its mount.
+ * blockioctl check calls it too, so it refuses exactly what they refuse.
+ */
+int blockio_check_host(const struct blockio_paths *paths,
+		       const struct blockio_host *host,
+		       struct blockio_config *cfg, struct blockio_error *err);
+
 /* What the hook says, and the exit status it returns to libvirt. */
 struct blockio_hook_result {
 	int status;		/* 0, or 1: libvirt refuses the operation */
@@ -345,5 +458,18 @@ void blockio_hook_run(const struct blockio_paths *paths,
 		      const char *op, const char *xml, size_t len,
 		      const struct blockio_error *readerr,
 		      struct blockio_hook_result *res);
+
+/* ---- ctl.c: blockioctl ------------------------------------------------------ */
+
+/* Where blockioctl looks; its tests pass a fake host and run directory. */
+struct blockio_ctl_env {
+	const struct blockio_paths *paths;
+	const struct blockio_host *host;
+	/* qemu-img to read a qcow2 backing chain with; NULL: not installed */
+	const char *qemu_img;
+};
+
+/* blockioctl's whole command line; returns its exit status. */
+int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env);
 
 #endif /* BLOCKIO_H */

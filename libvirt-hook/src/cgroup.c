@@ -575,3 +575,126 @@ int blockio_attach(const struct blockio_paths *paths, const char *mount,
 	close(mfd);
 	return rc ? -1 : 0;
 }
+
+/* ---- reading, for blockioctl status ------------------------------------- */
+
+static int cmp_uuid(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+int blockio_list_cgroups(const char *mount, char (*uuids)[37], size_t max,
+			 struct blockio_error *err)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	size_t n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/machine", mount);
+	dir = opendir(path);
+	if (!dir) {
+		if (errno == ENOENT)
+			return 0;	/* no VM was ever capped */
+		blockio_error_set(err, "cannot list %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dir)) && n < max) {
+		char uuid[37];
+
+		/* only the names the hook creates */
+		if (!blockio_uuid_normalize(d->d_name, uuid) &&
+		    !strcmp(uuid, d->d_name))
+			memcpy(uuids[n++], uuid, sizeof(uuid));
+	}
+	closedir(dir);
+	qsort(uuids, n, sizeof(*uuids), cmp_uuid);
+	return (int)n;
+}
+
+int blockio_read_cgroup_file(const char *mount, const char *uuid,
+			     const char *file, char *buf, size_t size,
+			     struct blockio_error *err)
+{
+	char path[PATH_MAX];
+	int cfd, rc;
+
+	snprintf(path, sizeof(path), "%s/machine", mount);
+	cfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cfd >= 0) {
+		int mfd = cfd;
+
+		cfd = openat(mfd, uuid, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(mfd);
+	}
+	rc = cfd < 0 ? -errno : read_at(cfd, file, buf, size);
+	if (cfd >= 0)
+		close(cfd);
+	if (rc) {
+		buf[0] = '\0';
+		blockio_error_set(err, "cannot read machine/%s/%s: %s", uuid,
+				  file, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_running(const void *a, const void *b)
+{
+	const struct blockio_running *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+void blockio_running_free(struct blockio_running *doms, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(doms[i].name);
+	free(doms);
+}
+
+int blockio_running_domains(const struct blockio_paths *paths,
+			    struct blockio_running **doms,
+			    struct blockio_error *err)
+{
+	static char text[BLOCKIO_XML_MAX];
+	struct dirent *d;
+	size_t n = 0;
+	int dirfd;
+	DIR *dir;
+
+	*doms = NULL;
+	dirfd = open(paths->qemu_rundir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		if (errno == ENOENT)
+			return 0;	/* libvirt runs no QEMU domain */
+		blockio_error_set(err, "cannot open %s: %s", paths->qemu_rundir,
+				  strerror(errno));
+		return -1;
+	}
+	dir = fdopendir(dirfd);
+	if (!dir)
+		abort();
+	while ((d = readdir(dir))) {
+		size_t len = strlen(d->d_name);
+		struct blockio_config cfg;
+		struct blockio_error ignored;
+
+		if (len < 5 || strcmp(d->d_name + len - 4, ".xml") ||
+		    read_at(dirfd, d->d_name, text, sizeof(text)) ||
+		    blockio_status_identity(text, strlen(text), &cfg, &ignored))
+			continue;
+		*doms = realloc(*doms, (n + 1) * sizeof(**doms));
+		if (!*doms)
+			abort();
+		(*doms)[n].name = cfg.name;
+		memcpy((*doms)[n].uuid, cfg.uuid, sizeof(cfg.uuid));
+		cfg.name = NULL;
+		blockio_config_free(&cfg);
+		n++;
+	}
+	closedir(dir);
+	if (n)
+		qsort(*doms, n, sizeof(**doms), cmp_running);
+	return (int)n;
+}

@@ -75,6 +75,7 @@ void blockio_config_free(struct blockio_config *cfg)
 	for (size_t i = 0; i < cfg->ntargets; i++) {
 		free(cfg->targets[i].element);
 		free(cfg->targets[i].path);
+		free(cfg->targets[i].disk);
 		free(cfg->targets[i].devnode);
 	}
 	free(cfg->targets);
@@ -258,6 +259,179 @@ int blockio_status_pid(const char *xml, size_t len, pid_t *pid)
 		return -1;
 	*pid = (pid_t)v;
 	return 0;
+}
+
+int blockio_status_identity(const char *xml, size_t len,
+			    struct blockio_config *cfg,
+			    struct blockio_error *err)
+{
+	struct parse p = { .cfg = cfg, .err = err };
+	char *uuid = NULL;
+	int ret = -1;
+
+	memset(cfg, 0, sizeof(*cfg));
+	p.doc = read_doc(xml, len, err);
+	if (p.doc) {
+		p.xpath = xmlXPathNewContext(p.doc);
+		if (!p.xpath)
+			abort();
+		cfg->name = xpath_string(&p, NULL, "string(/domstatus/domain/name)");
+		uuid = xpath_string(&p, NULL, "string(/domstatus/domain/uuid)");
+		if (!cfg->name || !uuid)
+			blockio_error_set(err, "not a libvirt status XML with a domain name and UUID");
+		else if (blockio_uuid_normalize(uuid, cfg->uuid))
+			blockio_error_set(err, "invalid <uuid> in status XML");
+		else
+			ret = 0;
+	}
+	free(uuid);
+	close_domain(&p);
+	if (ret)
+		blockio_config_free(cfg);
+	return ret;
+}
+
+/* ---- what else the domain says about disk I/O (for blockioctl) ----------- */
+
+/* "name=value, ..." of the element children of @node, except @skip. */
+static char *element_list(xmlNodePtr node, const char *skip)
+{
+	char *out = NULL;
+	size_t len = 0;
+
+	for (xmlNodePtr c = node->children; c; c = c->next) {
+		xmlChar *v;
+		char esc[ESC_MAX], esc2[ESC_MAX];
+		size_t n;
+
+		if (c->type != XML_ELEMENT_NODE ||
+		    (skip && !strcmp((const char *)c->name, skip)))
+			continue;
+		v = xmlNodeGetContent(c);
+		escape((const char *)c->name, esc);
+		escape(v ? (const char *)v : "", esc2);
+		xmlFree(v);
+		n = strlen(esc) + strlen(esc2) + 4;
+		out = xrealloc(out, len + n + 1);
+		len += (size_t)snprintf(out + len, n + 1, "%s%s=%s",
+					len ? ", " : "", esc, esc2);
+	}
+	return out;
+}
+
+static char *node_source(struct parse *p, xmlNodePtr node)
+{
+	char *type = xpath_string(p, node, "string(@type)");
+	char *src = NULL;
+
+	if (type && !strcmp(type, "file"))
+		src = xpath_string(p, node, "string(source/@file)");
+	else if (type && !strcmp(type, "block"))
+		src = xpath_string(p, node, "string(source/@dev)");
+	free(type);
+	return src;
+}
+
+static void read_disk(struct parse *p, xmlNodePtr node, struct blockio_disk *d)
+{
+	xmlXPathObjectPtr tune;
+	xmlNodePtr bs = node;
+
+	d->dev = xpath_string(p, node, "string(target/@dev)");
+	if (!d->dev)
+		d->dev = xstrdup("");
+	d->type = xpath_string(p, node, "string(@type)");
+	if (!d->type)
+		d->type = xstrdup("");
+	d->source = node_source(p, node);
+	d->format = xpath_string(p, node, "string(driver/@type)");
+	/* <backingStore type='file'><format/><source/><backingStore .../> */
+	for (;;) {
+		xmlXPathObjectPtr next = xpath_nodes(p, bs, "backingStore");
+		char *src;
+
+		bs = nodeset_len(next) ? next->nodesetval->nodeTab[0] : NULL;
+		xmlXPathFreeObject(next);
+		if (!bs)
+			break;
+		d->chain_known = true;
+		src = node_source(p, bs);
+		if (!src)
+			break;	/* <backingStore/>: the end of the chain */
+		d->backing = xrealloc(d->backing, (d->nbacking + 1) * sizeof(char *));
+		d->backing[d->nbacking++] = src;
+	}
+	tune = xpath_nodes(p, node, "iotune");
+	if (nodeset_len(tune))
+		d->iotune = element_list(tune->nodesetval->nodeTab[0], NULL);
+	xmlXPathFreeObject(tune);
+}
+
+int blockio_domain_io_parse(const char *xml, size_t len,
+			    struct blockio_domain_io *io,
+			    struct blockio_error *err)
+{
+	struct blockio_config cfg = { 0 };
+	struct parse p = { .cfg = &cfg, .err = err };
+	xmlXPathObjectPtr set;
+
+	memset(io, 0, sizeof(*io));
+	if (open_domain(&p, xml, len)) {
+		close_domain(&p);
+		blockio_config_free(&cfg);
+		return -1;
+	}
+	set = xpath_nodes(&p, NULL, "/domain/devices/disk");
+	io->ndisks = nodeset_len(set);
+	io->disks = calloc(io->ndisks ? io->ndisks : 1, sizeof(*io->disks));
+	if (!io->disks)
+		abort();
+	for (size_t i = 0; i < io->ndisks; i++)
+		read_disk(&p, set->nodesetval->nodeTab[i], &io->disks[i]);
+	xmlXPathFreeObject(set);
+
+	set = xpath_nodes(&p, NULL, "/domain/blkiotune/device");
+	io->ntunes = nodeset_len(set);
+	io->tunes = calloc(io->ntunes ? io->ntunes : 1, sizeof(*io->tunes));
+	if (!io->tunes)
+		abort();
+	for (size_t i = 0; i < io->ntunes; i++) {
+		xmlNodePtr dev = set->nodesetval->nodeTab[i];
+
+		io->tunes[i].path = xpath_string(&p, dev, "normalize-space(path)");
+		if (!io->tunes[i].path)
+			io->tunes[i].path = xstrdup("");
+		io->tunes[i].limits = element_list(dev, "path");
+		if (!io->tunes[i].limits)
+			io->tunes[i].limits = xstrdup("");
+	}
+	xmlXPathFreeObject(set);
+	close_domain(&p);
+	blockio_config_free(&cfg);
+	return 0;
+}
+
+void blockio_domain_io_free(struct blockio_domain_io *io)
+{
+	for (size_t i = 0; i < io->ndisks; i++) {
+		struct blockio_disk *d = &io->disks[i];
+
+		free(d->dev);
+		free(d->type);
+		free(d->source);
+		free(d->format);
+		for (size_t j = 0; j < d->nbacking; j++)
+			free(d->backing[j]);
+		free(d->backing);
+		free(d->iotune);
+	}
+	free(io->disks);
+	for (size_t i = 0; i < io->ntunes; i++) {
+		free(io->tunes[i].path);
+		free(io->tunes[i].limits);
+	}
+	free(io->tunes);
+	memset(io, 0, sizeof(*io));
 }
 
 /* ---- the schema gate ----------------------------------------------------- */
@@ -672,6 +846,7 @@ static int parse_element(struct parse *p, xmlNodePtr node)
 	memset(t, 0, sizeof(*t));
 	t->element = xstrdup(e.what);
 	t->path = path;
+	t->disk = e.is_disk ? xstrdup(e.attr[A_DEV]) : NULL;
 	t->must_be_block = !e.is_disk;
 	if (bw)
 		add_rule(cfg, BLOCKIO_BANDWIDTH, strategy, bw, bucket);

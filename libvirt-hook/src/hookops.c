@@ -52,6 +52,18 @@ static const struct {
 	{ "stopped", RELEASE }, { "release", RELEASE },
 };
 
+int blockio_check_host(const struct blockio_paths *paths,
+		       const struct blockio_host *host,
+		       struct blockio_config *cfg, struct blockio_error *err)
+{
+	char mount[PATH_MAX];
+
+	/* the order of started: host disks, then the hierarchy */
+	return blockio_config_resolve(cfg, host, err) ||
+	       (cfg->nrules &&
+		blockio_find_mount(paths, mount, sizeof(mount), err)) ? -1 : 0;
+}
+
 /*
  * prepare, start, restore (@resolve) and migrate: check the caps, and say
  * in @what what they are.
@@ -62,16 +74,11 @@ static int validate(const struct blockio_paths *paths,
 		    struct blockio_error *err)
 {
 	struct blockio_config cfg;
-	char mount[PATH_MAX];
 	int ret = 0;
 
 	if (blockio_config_parse(xml, len, &cfg, err))
 		return -1;
-	/* the order of started: host disks, then the hierarchy */
-	if (resolve &&
-	    (blockio_config_resolve(&cfg, host, err) ||
-	     (cfg.nrules &&
-	      blockio_find_mount(paths, mount, sizeof(mount), err))))
+	if (resolve && blockio_check_host(paths, host, &cfg, err))
 		ret = -1;
 	if (!ret)
 		blockio_config_describe(&cfg, what, whatlen);

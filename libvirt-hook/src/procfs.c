@@ -265,3 +265,85 @@ int blockio_rows_match(const struct blockio_config *cfg,
 	}
 	return 0;
 }
+
+/*
+ * Rows of @ncols unsigned columns after MAJOR MINOR into @vals (@ncols + 2
+ * per row); the count, or -1 on a malformed row.
+ */
+static int parse_counter_rows(const char *text, size_t ncols, uint64_t *vals,
+			      size_t maxrows)
+{
+	char *copy = strdup(text), *line, *save = NULL;
+	int n = 0;
+
+	if (!copy)
+		abort();
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		uint64_t *v = vals + (size_t)n * (ncols + 2);
+		char *s = line, *f = field(&s);
+		size_t i;
+
+		if (!f)
+			continue;	/* blank line */
+		if ((size_t)n == maxrows) {
+			n = -1;
+			break;
+		}
+		for (i = 0; i < ncols + 2 && f; i++, f = field(&s))
+			if (parse_u64(f, &v[i]))
+				break;
+		if (i < ncols + 2 || f || v[0] > UINT32_MAX || v[1] > UINT32_MAX) {
+			n = -1;
+			break;
+		}
+		n++;
+	}
+	free(copy);
+	return n;
+}
+
+int blockio_parse_stat(const char *text, struct blockio_stat_row *rows,
+		       size_t maxrows)
+{
+	uint64_t *v = calloc(maxrows ? maxrows : 1, 7 * sizeof(*v));
+	int n;
+
+	if (!v)
+		abort();
+	n = parse_counter_rows(text, 5, v, maxrows);
+	for (int i = 0; i < n; i++) {
+		const uint64_t *r = v + (size_t)i * 7;
+
+		rows[i] = (struct blockio_stat_row){
+			.major = (unsigned)r[0], .minor = (unsigned)r[1],
+			.bytes = r[2], .ios = r[3], .write_bytes = r[4],
+			.queued_bios = r[5], .queued_bytes = r[6],
+		};
+	}
+	free(v);
+	return n;
+}
+
+int blockio_parse_throttlecnt(const char *text,
+			      struct blockio_throttle_row *rows,
+			      size_t maxrows)
+{
+	uint64_t *v = calloc(maxrows ? maxrows : 1, 6 * sizeof(*v));
+	int n;
+
+	if (!v)
+		abort();
+	n = parse_counter_rows(text, 4, v, maxrows);
+	for (int i = 0; i < n; i++) {
+		const uint64_t *r = v + (size_t)i * 6;
+
+		rows[i] = (struct blockio_throttle_row){
+			.major = (unsigned)r[0], .minor = (unsigned)r[1],
+			.bw_count = r[2], .bw_sleep = r[3],
+			.iops_count = r[4], .iops_sleep = r[5],
+		};
+	}
+	free(v);
+	return n;
+}

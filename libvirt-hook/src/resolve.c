@@ -140,8 +140,8 @@ int blockio_devnode(const struct blockio_host *host, dev_t dev, char *out,
 	return 0;
 }
 
-static int resolve_target(const struct blockio_host *host,
-			  struct blockio_target *t, struct blockio_error *err)
+int blockio_target_resolve(const struct blockio_host *host,
+			   struct blockio_target *t, struct blockio_error *err)
 {
 	char esc[512], node[512];
 	struct stat st;
@@ -193,7 +193,7 @@ int blockio_config_resolve(struct blockio_config *cfg,
 	for (size_t i = 0; i < cfg->ntargets; i++) {
 		struct blockio_target *t = &cfg->targets[i];
 
-		if (resolve_target(host, t, err))
+		if (blockio_target_resolve(host, t, err))
 			return -1;
 		for (size_t j = 0; j < i; j++) {
 			if (cfg->targets[j].dev != t->dev)
