@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctl-fake.c - blockioctl on a pretend host, for tests/test-ctl.sh: the
+ * disks of fakefs.c, /proc and libvirt's run directory under
+ * $BLOCKIO_TEST_PROC and $BLOCKIO_TEST_RUNDIR, and $BLOCKIO_TEST_QEMU_IMG
+ * as qemu-img (unset or empty: not installed).
+ */
+#include <stdlib.h>
+
+#include "blockio.h"
+#include "fakefs.h"
+
+int main(int argc, char **argv)
+{
+	const char *qemu_img = getenv("BLOCKIO_TEST_QEMU_IMG");
+	struct blockio_paths paths = blockio_paths_default;
+	struct blockio_ctl_env env = { .paths = &paths, .host = &fake_host };
+
+	paths.proc = getenv("BLOCKIO_TEST_PROC");
+	paths.qemu_rundir = getenv("BLOCKIO_TEST_RUNDIR");
+	paths.pid_wait_ms = 0;
+	if (!paths.proc || !paths.qemu_rundir)
+		return 99;
+	env.qemu_img = qemu_img && *qemu_img ? qemu_img : NULL;
+	return blockio_ctl_main(argc, argv, &env);
+}
