@@ -7,7 +7,7 @@ set -u
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 passed=0 failed=0
-for t in "$@" hook vmdefs corpus; do
+for t in "$@" hook vmdefs corpus ctl; do
 	if [ -x "$B/tests/$t" ]; then
 		cmd="$B/tests/$t"
 	else

@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Golden tests of blockioctl, built with ASan+UBSan as tests/ctl-fake (the
+# disks of fakefs.c, a fake /proc whose blockio mount is a copy of
+# tests/ctl-status/, libvirt's run directory there too):
+#
+#  - check on every domain XML of tests/corpus/ and tests/ctl/, without
+#    qemu-img, and tests/ctl/backing-qemu-img.xml with tests/fake-qemu-img,
+#    against tests/ctl-check.out;
+#  - check's error is the hook's own message wherever tests/corpus.out
+#    has the hook's prepare refusing (prepare accepting: check exits 0);
+#  - status, by name, by UUID, of an uncapped and an unknown domain, and
+#    --json status, against tests/ctl-status.out;
+#  - with jq installed, every --json output parses and has the documented
+#    keys with the documented types.
+#
+#   BLOCKIO_GOLDEN_UPDATE=1 sh tests/test-ctl.sh   rewrite both golden files
+set -u
+: "${B:?}" "${SRCDIR:?}"
+ctl=$B/tests/ctl-fake
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad=0
+
+cp -R "$SRCDIR/tests/ctl-status" "$tmp/host"
+mkdir -p "$tmp/proc/self"
+printf '#subsys_name\thierarchy\tnum_cgroups\tenabled\nblockio\t6\t3\t1\n' >"$tmp/proc/cgroups"
+printf '41 27 0:36 / %s rw,relatime - cgroup blockio rw,blockio\n' "$tmp/host/blockio" \
+	>"$tmp/proc/self/mountinfo"
+BLOCKIO_TEST_PROC=$tmp/proc BLOCKIO_TEST_RUNDIR=$tmp/host/run BLOCKIO_TEST_QEMU_IMG=
+export BLOCKIO_TEST_PROC BLOCKIO_TEST_RUNDIR BLOCKIO_TEST_QEMU_IMG
+
+# run TITLE ARGS...: the title, stdout and stderr, the exit status
+run() {
+	title=$1
+	shift
+	echo "== $title"
+	"$ctl" "$@" 2>&1
+	echo "exit $?"
+}
+
+{
+	for xml in "$SRCDIR"/tests/corpus/*.xml "$SRCDIR"/tests/ctl/*.xml; do
+		name=${xml#"$SRCDIR"/tests/}
+		run "check $name" check "$xml"
+	done
+	BLOCKIO_TEST_QEMU_IMG=$SRCDIR/tests/fake-qemu-img \
+		run "check ctl/backing-qemu-img.xml, with qemu-img" check "$SRCDIR/tests/ctl/backing-qemu-img.xml"
+	run "check < corpus/capped.xml" check <"$SRCDIR/tests/corpus/capped.xml"
+	run "--json check ctl/overlap.xml" --json check "$SRCDIR/tests/ctl/overlap.xml"
+} >"$tmp/check"
+
+{
+	run "status" status
+	run "status vm1" status vm1
+	run "status C7A5FDBD-CDAF-9455-926A-D65C16DB1809" status C7A5FDBD-CDAF-9455-926A-D65C16DB1809
+	run "status vm2" status vm2
+	run "status nosuch" status nosuch
+	run "--json status" --json status
+	run "status --json vm2" status --json vm2
+	run "status vm1 vm2" status vm1 vm2
+	run "(no command)"
+} >"$tmp/status"
+
+# check refuses with the hook's message where the hook's prepare refuses
+while IFS= read -r line; do
+	name=${line%% prepare: *}
+	[ "$name" != "$line" ] || continue
+	rest=${line#* prepare: exit }
+	want_rc=${rest%%:*}
+	msg=${line#*: blockio: }
+	"$ctl" check "$SRCDIR/tests/corpus/$name.xml" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" != "$want_rc" ]; then
+		echo "test-ctl.sh: check corpus/$name.xml exits $rc, the hook's prepare $want_rc" >&2
+		bad=1
+	elif [ "$rc" = 1 ] && ! grep -qxF "error: $msg" "$tmp/out"; then
+		echo "test-ctl.sh: check corpus/$name.xml lacks the hook's message: error: $msg" >&2
+		bad=1
+	fi
+done <"$SRCDIR/tests/corpus.out"
+
+# every --json document parses and has its keys, of their types
+json=0
+if command -v jq >/dev/null 2>&1; then
+	for xml in "$SRCDIR"/tests/corpus/*.xml "$SRCDIR"/tests/ctl/*.xml; do
+		"$ctl" --json check "$xml" >"$tmp/json" 2>&1
+		if ! jq -e '(.domain | type) as $d | ($d == "string" or $d == "null")
+			and (.uuid | type == "string" or . == null)
+			and (.valid | type == "boolean") and (.capped | type == "boolean")
+			and (.limits | . == null or . == "absent" or . == "empty" or . == "present")
+			and (.warnings | type == "array") and (.error | type == "string" or . == null)
+			and (.valid == (.error == null))
+			and all(.targets[]; (.element | type == "string") and (.path | type == "string")
+				and (.disks | type == "array")
+				and all(.caps[]; (.kind == "bandwidth" or .kind == "iops")
+					and (.limit | type == "number")
+					and (.strategy == "leaky" or .strategy == "token")))' \
+			"$tmp/json" >/dev/null; then
+			echo "test-ctl.sh: --json check $xml: not the documented JSON:" >&2
+			cat "$tmp/json" >&2
+			bad=1
+		fi
+		json=$((json + 1))
+	done
+	for args in "status" "status vm1" "status nosuch"; do
+		# shellcheck disable=SC2086 # split on purpose
+		"$ctl" --json $args >"$tmp/json" 2>/dev/null
+		if ! jq -e '(.domains | type == "array") and (.uncapped | type == "array")
+			and all(.domains[]; (.uuid | type == "string") and (.running | type == "boolean")
+				and (.cgroup | type == "string") and (.errors | type == "array")
+				and all(.devices[]; (.major | type == "number") and (.minor | type == "number")
+					and (.bytes | type == "number" or . == null)
+					and (.held_bytes | type == "number" or . == null)
+					and (.bandwidth_delays | type == "number" or . == null)
+					and (.bandwidth | . == null or (.limit | type == "number"))
+					and (.iops | . == null or (.limit | type == "number"))))' \
+			"$tmp/json" >/dev/null; then
+			echo "test-ctl.sh: --json $args: not the documented JSON:" >&2
+			cat "$tmp/json" >&2
+			bad=1
+		fi
+		json=$((json + 1))
+	done
+else
+	echo "test-ctl.sh: jq not installed: --json output not validated" >&2
+fi
+
+if [ "${BLOCKIO_GOLDEN_UPDATE:-0}" = 1 ]; then
+	cp "$tmp/check" "$SRCDIR/tests/ctl-check.out"
+	cp "$tmp/status" "$SRCDIR/tests/ctl-status.out"
+	echo "test-ctl.sh: wrote tests/ctl-check.out and tests/ctl-status.out"
+	exit "$bad"
+fi
+for g in check status; do
+	if ! diff -u "$SRCDIR/tests/ctl-$g.out" "$tmp/$g" >"$tmp/diff"; then
+		echo "test-ctl.sh: output differs from tests/ctl-$g.out (- expected, + got):" >&2
+		cat "$tmp/diff" >&2
+		bad=1
+	fi
+done
+echo "test-ctl.sh: $(grep -c '^== ' "$tmp/check") check runs, $(grep -c '^== ' "$tmp/status") status runs, $json JSON documents validated: $([ "$bad" -eq 0 ] && echo ok || echo FAILED)"
+[ "$bad" -eq 0 ]
