@@ -11,7 +11,7 @@ HOOK_OUT := $(CURDIR)/build/libvirt-hook
 
 # The scripts parallelize internally (make -jN); targets run one at a time.
 .NOTPARALLEL:
-.PHONY: help deps kernel l2 hook progs image check check-debug check-nested check-host demo bench shell clean
+.PHONY: help deps kernel l2 hook deb deb-blockio progs image check check-debug check-nested check-host demo bench shell clean
 
 help:
 	@echo "blockio make targets:"
@@ -25,7 +25,9 @@ help:
 	@echo "  make kernel      L1 kernel: build/kernel/arch/x86/boot/bzImage (KSRC=tree builds an existing tree)"
 	@echo "  make l2          L2 guest: build/l2/bzImage, build/l2/initramfs.cpio.gz"
 	@echo "  make hook        libvirt hook (libvirt-hook/ -> build/libvirt-hook/)"
-	@echo "  make image       L1 root filesystem: build/l1/rootfs.img"
+	@echo "  make deb         Debian packages in build/deb/: the kernel (linux-image-*-blockio*) and blockio"
+	@echo "  make deb-blockio only the blockio package (hook, blockio-metad, blockioctl, units)"
+	@echo "  make image       L1 root filesystem with the blockio package installed: build/l1/rootfs.img"
 	@echo "  make progs       test programs run in L1: build/tests-bin/"
 	@echo "  make bench       run the benchmarks in bench/"
 	@echo "  make shell       boot L1 with a root shell on the console (Ctrl-a x quits)"
@@ -48,7 +50,16 @@ hook: deps
 		echo "hook: no libvirt-hook/Makefile yet, skipped"; \
 	fi
 
-image: deps l2 hook
+# The two packages an admin installs (scripts/build-deb; README "Installing
+# on a host"). The L1 image installs the blockio package; its tests run
+# there (host/101 runs the hook's unit tests, hence -n).
+deb: deps
+	scripts/build-deb
+
+deb-blockio: deps
+	scripts/build-deb -b -n
+
+image: deps l2 deb-blockio
 	images/build-l1
 
 # Small test programs run in L1 from the source share (build/tests-bin).
