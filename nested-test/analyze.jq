@@ -55,14 +55,16 @@ def lsq: # [[x, y], ...] -> least-squares slope dy/dx
 def slope($A; $vm; $m; $w): [$A[] | [.t, (.vms[$vm] | meter($m; $w))]] | lsq;
 
 # a guest's own write rate (bytes/s, writes/s for rand) from its progress
-# lines, by its own clock: the points where its counter moved (the seq
-# neighbour prints after each 16 MiB pass and its fsync, rand guests every
-# 16 writes) seen in the samples from $from to $to, the last point per
-# count; the least-squares slope (two points: their slope), null with fewer.
+# lines: the counts its lines gave (the seq neighbour prints after each 16
+# MiB pass and its fsync, rand guests every 16 writes), each at the first
+# sample from $from to $to that saw it; the least-squares slope (two
+# points: their slope), null with fewer. The time is L1's, not the t= of
+# the lines: an L2's clock under TCG inside TCG runs slow (21 s of it in
+# 37 s of L1's in one run).
 def guest_rate($S; $vm; $w; $from; $to):
-	[$S[] | select(.t >= $from and .t <= $to) | .vms[$vm].guest | select(. != null and .t != null)
-	 | [.t, (if $w == "seq" then .bytes else .ops end)] | select(.[1] != null)]
-	| group_by(.[1]) | map(max_by(.[0])) | sort_by(.[0])
+	[$S[] | select(.t >= $from and .t <= $to) | .t as $t | .vms[$vm].guest | select(. != null)
+	 | [$t, (if $w == "seq" then .bytes else .ops end)] | select(.[1] != null)]
+	| group_by(.[1]) | map(min_by(.[0])) | sort_by(.[0])
 	| if length < 2 then null
 	  elif length == 2 then (if .[1][0] > .[0][0] then (.[1][1] - .[0][1]) / (.[1][0] - .[0][0]) else null end)
 	  else lsq end;
