@@ -108,8 +108,10 @@ struct buf {
 
 static void put(struct buf *b, const char *s, size_t n)
 {
-	if (b->len + n > sizeof(b->s))
-		n = sizeof(b->s) - b->len;
+	size_t room = b->len < sizeof(b->s) ? sizeof(b->s) - b->len : 0;
+
+	if (n > room)
+		n = room;
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 }
