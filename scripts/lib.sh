@@ -66,6 +66,33 @@ check_config_fragments() {
 	done
 }
 
+# Patch files named by host-kernel/series, in order.
+series_patches() {
+	local line
+	while IFS= read -r line || [[ -n $line ]]; do
+		line=${line%%#*}
+		line=${line//[[:space:]]/}
+		[[ -n $line ]] && printf '%s\n' "$line"
+	done <"$REPO/host-kernel/series"
+}
+
+# The identity of a kernel built from build/linux + the series, the same for
+# make kernel and make deb, so the packaged kernel is the one the tests boot:
+#   release  6.1.N-blockio<P>   (CONFIG_LOCALVERSION "-blockio" + LOCALVERSION P,
+#                                P = patches in host-kernel/series)
+#   uname -v #R ..., package version <release>-R
+#                               (R = commits that changed the series, its
+#                                patches or config: grows as the series does)
+# kernel_identity_vars prints the make variables; a tree built without them
+# (KSRC=) keeps the kernel's own "+" suffix.
+kernel_identity_vars() {
+	local patches revision
+	patches=$(series_patches | wc -l)
+	revision=$(git -C "$REPO" rev-list --count HEAD -- host-kernel/series \
+		'host-kernel/*.patch' host-kernel/config 2>/dev/null) || revision=0
+	printf '%s\n' "LOCALVERSION=$patches" "KBUILD_BUILD_VERSION=${revision:-0}"
+}
+
 # build/linux: the pristine Debian source, extracted once, a git repo whose
 # tag 'base' is the tarball as shipped.
 LINUX_TARBALL=/usr/src/linux-source-6.1.tar.xz
