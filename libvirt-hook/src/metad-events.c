@@ -153,6 +153,16 @@ void metad_disconnect(struct metad *m)
 	m->cb_metadata = m->cb_lifecycle = -1;
 }
 
+bool metad_mount_changed(struct metad *m, const char *mount)
+{
+	bool first = !m->mount_seen, changed;
+
+	changed = mount && strcmp(mount, m->mount);
+	m->mount_seen = true;
+	snprintf(m->mount, sizeof(m->mount), "%s", mount ? mount : "");
+	return changed && !first;
+}
+
 int metad_reconcile(struct metad *m)
 {
 	virDomainPtr *doms = NULL;

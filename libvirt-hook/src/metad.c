@@ -9,7 +9,11 @@
  * every running domain once (reconcile), then waits for events: a change
  * of metadata in our namespace or a start re-applies that domain from its
  * live XML, a stop removes its cgroup.  If libvirtd goes away it reconnects
- * every second and reconciles again.  SIGTERM and SIGINT end it.
+ * every second and reconciles again.  It also looks for the blockio
+ * hierarchy every second: when it is mounted again (or elsewhere), every
+ * running domain is applied again, so a VM whose caps the hook could not
+ * apply at reconnect, or a live change made while it was gone, takes
+ * effect.  SIGTERM and SIGINT end it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -141,8 +145,19 @@ static int apply_one(const char *uri, const char *name)
 	return ret;
 }
 
+/* The blockio hierarchy's mount point now, or NULL. */
+static const char *current_mount(char *buf, size_t len)
+{
+	struct blockio_error err;
+
+	return blockio_find_mount(&blockio_paths_default, buf, len, &err) ? NULL
+									    : buf;
+}
+
 static int run(const char *uri)
 {
+	char mount[4096];
+	const char *now;
 	struct metad m = { .ops = &real_ops };
 	struct sigaction sa = { .sa_handler = on_signal };
 
@@ -163,6 +178,10 @@ static int run(const char *uri)
 	printf("blockio-metad: watching %s for namespace %s\n", uri,
 	       BLOCKIO_NS_URI);
 	fflush(stdout);
+	now = current_mount(mount, sizeof(mount));
+	metad_mount_changed(&m, now);
+	if (!now)
+		printf("blockio-metad: no blockio hierarchy mounted; applying every running domain when it is\n");
 	while (!quit) {
 		if (!m.conn && metad_connect(&m, uri) == 0) {
 			printf("blockio-metad: connected to %s\n", uri);
@@ -175,6 +194,13 @@ static int run(const char *uri)
 				virGetLastErrorMessage());
 		if (m.conn && m.closed)
 			metad_disconnect(&m);
+		now = current_mount(mount, sizeof(mount));
+		if (metad_mount_changed(&m, now) && m.conn && !m.closed) {
+			printf("blockio-metad: blockio hierarchy mounted at %s: applying every running domain\n",
+			       now);
+			fflush(stdout);
+			metad_reconcile(&m);
+		}
 	}
 	metad_disconnect(&m);
 	printf("blockio-metad: exiting\n");

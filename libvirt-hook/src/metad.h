@@ -28,6 +28,9 @@ struct metad {
 	const struct metad_ops *ops;
 	virConnectPtr conn;
 	bool closed;		/* libvirtd went away: reconnect */
+	/* where the blockio hierarchy was last seen mounted; "" if not */
+	char mount[4096];
+	bool mount_seen;	/* @mount holds a first observation */
 	int cb_metadata, cb_lifecycle;
 	unsigned applied, failed;	/* for logs and tests */
 };
@@ -40,6 +43,16 @@ void metad_disconnect(struct metad *m);
 
 /* Apply every running domain; the number that failed. */
 int metad_reconcile(struct metad *m);
+
+/*
+ * Note where the blockio hierarchy is mounted now (@mount, NULL when it
+ * is not) and say whether every running domain must be applied again: true
+ * when it has just appeared, or moved, since the last call.  A VM whose
+ * caps could not be applied while the hierarchy was away (the hook's
+ * reconnect, a live change) gets them this way.  The first call only
+ * records.
+ */
+bool metad_mount_changed(struct metad *m, const char *mount);
 
 /* Read @dom's live XML and apply it; 0 or -1 (logged). */
 int metad_apply_domain(struct metad *m, virDomainPtr dom);

@@ -4,7 +4,8 @@
  * driver (test:///default, in-process, one running domain "test"):
  * reconcile at connect, a live metadata change in our namespace applies
  * the domain's live XML within a second, other namespaces do not, a stop
- * releases the UUID.  struct metad_ops records instead of touching
+ * releases the UUID; the hierarchy mounted again asks for a reconcile.
+ * struct metad_ops records instead of touching
  * cgroupfs; the recorded XML must parse to the rules that were set.
  */
 #include <stdlib.h>
@@ -183,5 +184,27 @@ int main(void)
 	virDomainFree(dom);
 	metad_disconnect(&m);
 	metad_disconnect(&m);	/* twice is fine */
+
+	/*
+	 * The hierarchy watch: the first look only records; unmounted, then
+	 * mounted again (or elsewhere) means apply everything once more.
+	 */
+	{
+		struct metad w = { .ops = &ops };
+
+		CHECK(!metad_mount_changed(&w, "/run/blockio"));
+		CHECK(!metad_mount_changed(&w, "/run/blockio"));
+		CHECK(!metad_mount_changed(&w, NULL));	/* unmounted */
+		CHECK(!metad_mount_changed(&w, NULL));
+		CHECK(metad_mount_changed(&w, "/run/blockio"));	/* back */
+		CHECK(!metad_mount_changed(&w, "/run/blockio"));
+		CHECK(metad_mount_changed(&w, "/sys/fs/cgroup/blockio"));	/* moved */
+	}
+	{
+		struct metad w = { .ops = &ops };
+
+		CHECK(!metad_mount_changed(&w, NULL));	/* none at start */
+		CHECK(metad_mount_changed(&w, "/run/blockio"));
+	}
 	return check_done("test-metad");
 }
