@@ -124,9 +124,21 @@ enum blockio_strategy {
 	BLOCKIO_TOKEN = 1,
 };
 
+/*
+ * How targets from libvirt's own limits (hook.conf: libvirt-limits = yes)
+ * that land on one host disk become its one rule of each kind.
+ */
+enum blockio_merge {
+	BLOCKIO_MERGE_NONE = 0,	/* <blockio:limits>: one target per disk, or an error */
+	BLOCKIO_MERGE_SUM,	/* <disk><iotune>: each disk may use its own limit */
+	BLOCKIO_MERGE_MIN,	/* <blkiotune><device>: the VM's limit on that disk */
+};
+
 /* One <blockio:disk> or <blockio:device> element: one host block device. */
 struct blockio_target {
 	char *element;		/* "<blockio:disk dev='vda'>", for messages */
+	enum blockio_merge merge;
+	char *group;		/* <iotune><group_name>: counted once; or NULL */
 	char *path;		/* disk source (file or device) or device path */
 	char *disk;		/* <blockio:disk>: its dev ("vda"); else NULL */
 	bool must_be_block;	/* <blockio:device>: @path must be a device */
@@ -148,6 +160,7 @@ struct blockio_config {
 	char *name;		/* domain name, raw: never used in a path */
 	char uuid[37];		/* normalized; "" when the XML has none */
 	bool has_limits;	/* a <blockio:limits> element is present */
+	bool libvirt_limits;	/* no <blockio:limits>; caps from <iotune>/<blkiotune> */
 	size_t ntargets;
 	struct blockio_target *targets;
 	size_t nrules;
@@ -165,6 +178,58 @@ struct blockio_config {
  */
 int blockio_config_parse(const char *xml, size_t len,
 			 struct blockio_config *cfg, struct blockio_error *err);
+
+/* What /etc/blockio/hook.conf chooses (hookconf.c). */
+struct blockio_options {
+	/*
+	 * libvirt-limits = yes: a domain without <blockio:limits> is capped
+	 * by its <disk><iotune> and <blkiotune><device> limits, as
+	 * blockio_config_parse_opts() maps them.
+	 */
+	bool libvirt_limits;
+};
+
+/*
+ * blockio_config_parse() with @opts (NULL: the defaults).  With
+ * opts->libvirt_limits and no <blockio:limits>, every <disk> of type file
+ * or block with an <iotune> and every <blkiotune><device> becomes a target
+ * (cfg->libvirt_limits set) whose caps are, for bandwidth (bytes) and IOPS
+ * each, blockio_libvirt_cap() of libvirt's total/read/write values.  Disks
+ * of other types keep only QEMU's <iotune>.  Targets on one host disk are
+ * merged by blockio_config_resolve() (see blockio_config_merge()).
+ */
+int blockio_config_parse_opts(const char *xml, size_t len,
+			      const struct blockio_options *opts,
+			      struct blockio_config *cfg,
+			      struct blockio_error *err);
+
+/*
+ * blockio's one cap (reads and writes together) for libvirt's limits of
+ * one kind: @total when set, else the larger of @read and @write; 0 is
+ * "no limit" in both.  A direction libvirt leaves unlimited shares the
+ * other's cap, and a mix of reads and writes is held to the larger value
+ * in total (libvirt would let it reach read + write).
+ */
+uint64_t blockio_libvirt_cap(uint64_t total, uint64_t read, uint64_t write);
+
+/*
+ * After resolution (every target's dev set), make one target per host
+ * disk out of targets from libvirt's limits: per kind, the sum over its
+ * <iotune> disks (a <group_name> counted once; a disk without a limit of
+ * that kind leaves that kind unlimited) and the smallest <blkiotune>
+ * limit, the smaller of the two when both are there.  Targets left
+ * without a rule are dropped.  Called by blockio_config_resolve().
+ */
+void blockio_config_merge(struct blockio_config *cfg);
+
+/*
+ * Parse hook.conf text (@file names it in messages): "key = value" lines,
+ * '#' comments, blank lines.  Keys: libvirt-limits (yes|no).  Anything
+ * else is an error naming the line.  @opts starts from the defaults.
+ */
+int blockio_hookconf_parse(const char *text, const char *file,
+			   struct blockio_options *opts,
+			   struct blockio_error *err);
 
 /*
  * Read only the domain's name and UUID; used on stop, when the metadata
@@ -343,6 +408,7 @@ struct blockio_paths {
 	const char *proc;		/* "/proc" */
 	const char *qemu_rundir;	/* "/run/libvirt/qemu" */
 	unsigned pid_wait_ms;		/* how long to wait for the PID file */
+	const char *hookconf;		/* "/etc/blockio/hook.conf"; NULL: none */
 };
 
 extern const struct blockio_paths blockio_paths_default;
@@ -403,6 +469,20 @@ int blockio_running_domains(const struct blockio_paths *paths,
 			    struct blockio_running **doms,
 			    struct blockio_error *err);
 void blockio_running_free(struct blockio_running *doms, size_t n);
+
+/*
+ * Read PATHS->hookconf into @opts (the defaults when it does not exist).
+ * 0, or -1 with @err naming the file and what is wrong.
+ */
+int blockio_hookconf_load(const struct blockio_paths *paths,
+			  struct blockio_options *opts,
+			  struct blockio_error *err);
+
+/* blockio_config_parse_opts() with this host's hook.conf. */
+int blockio_config_parse_host(const struct blockio_paths *paths,
+			      const char *xml, size_t len,
+			      struct blockio_config *cfg,
+			      struct blockio_error *err);
 
 /* Move what is left in machine/UUID to machine/ and remove it. */
 int blockio_detach(const char *mount, const char *uuid,

@@ -42,6 +42,7 @@ const struct blockio_paths blockio_paths_default = {
 	.proc = "/proc",
 	.qemu_rundir = "/run/libvirt/qemu",
 	.pid_wait_ms = 5000,
+	.hookconf = "/etc/blockio/hook.conf",
 };
 
 static void sleep_ms(unsigned ms)

@@ -276,7 +276,7 @@ static void warn_shared(struct check *c)
 		const struct blockio_target *tg = &cfg->targets[t];
 		char caps[512];
 
-		if (!c->targets[t].ok || !tg->disk)
+		if (!c->targets[t].ok || (!tg->disk && !cfg->libvirt_limits))
 			continue;
 		caps_text(cfg, t, caps, sizeof(caps));
 		for (size_t i = 0; i < c->io.ndisks; i++) {
@@ -291,6 +291,14 @@ static void warn_shared(struct check *c)
 					  !strcmp(cfg->targets[u].disk, d->dev);
 			if (capped)
 				continue;	/* two caps: below */
+			if (cfg->libvirt_limits) {
+				/* the disks with an <iotune> there make up the cap */
+				if (!d->iotune)
+					warn(c, "%s (%s) has no <iotune> but is on %s too: blockio caps a VM per host disk, so its I/O counts against the cap of %s (%s)",
+					     esc(d->dev, e1), esc(d->source, e2),
+					     c->targets[t].node, tg->element, caps);
+				continue;
+			}
 			warn(c, "%s (%s) has no cap of its own but is on %s too: blockio caps a VM per host disk, so the cap of %s (%s) is the cap of %s and %s together",
 			     esc(d->dev, e1), esc(d->source, e2),
 			     c->targets[t].node, esc(tg->disk, e3), caps,
@@ -492,12 +500,83 @@ static void warn_overlap(struct check *c)
 	}
 }
 
+/* The value of NAME in an "a=1, b=2" list of blockio_domain_io_parse(); 0. */
+static uint64_t listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		if (!strncmp(p, name, n) && p[n] == '=')
+			return strtoull(p + n + 1, NULL, 10);
+		p = strstr(p, ", ");
+		if (p)
+			p += 2;
+	}
+	return 0;
+}
+
+/* One kind of a libvirt limit that blockio caps reads and writes together. */
+static void warn_directions(struct check *c, const char *what, const char *list,
+			    const char *unit)
+{
+	char rname[32], wname[32], tname[32], cap[64];
+	uint64_t r, w;
+	bool bytes = !strcmp(unit, "bytes");
+
+	snprintf(rname, sizeof(rname), "read_%s_sec", unit);
+	snprintf(wname, sizeof(wname), "write_%s_sec", unit);
+	snprintf(tname, sizeof(tname), "total_%s_sec", unit);
+	r = listed(list, rname);
+	w = listed(list, wname);
+	if (listed(list, tname) || (!r && !w))
+		return;
+	blockio_format_quantity(r > w ? r : w, bytes ? BLOCKIO_Q_BANDWIDTH
+						    : BLOCKIO_Q_IOPS, cap, sizeof(cap));
+	if (r && w)
+		warn(c, "%s limits reads (%s=%" PRIu64 ") and writes (%s=%" PRIu64 ") apart; blockio caps reads and writes together at the larger, %s",
+		     what, rname, r, wname, w, cap);
+	else
+		warn(c, "%s limits only %s (%s=%" PRIu64 "); blockio caps reads and writes together at %s, so %s share that cap",
+		     what, r ? "reads" : "writes", r ? rname : wname, r ? r : w,
+		     cap, r ? "writes" : "reads");
+}
+
+/*
+ * libvirt-limits = yes: how libvirt's limits became caps, where the
+ * mapping differs from what libvirt enforces.
+ */
+static void warn_libvirt(struct check *c)
+{
+	char e1[ESC], e2[ESC], what[2 * ESC];
+
+	for (size_t i = 0; i < c->io.ndisks; i++) {
+		const struct blockio_disk *d = &c->io.disks[i];
+
+		if (!d->iotune)
+			continue;
+		if (!d->source) {
+			warn(c, "%s: a disk of type '%s': its <iotune> stays QEMU's own limit, blockio cannot cap it",
+			     esc(d->dev, e1), esc(d->type, e2));
+			continue;
+		}
+		snprintf(what, sizeof(what), "%s: <iotune>", esc(d->dev, e1));
+		warn_directions(c, what, d->iotune, "bytes");
+		warn_directions(c, what, d->iotune, "iops");
+	}
+	for (size_t i = 0; i < c->io.ntunes; i++) {
+		snprintf(what, sizeof(what), "<blkiotune><device> '%s'",
+			 esc(c->io.tunes[i].path, e1));
+		warn_directions(c, what, c->io.tunes[i].limits, "bytes");
+		warn_directions(c, what, c->io.tunes[i].limits, "iops");
+	}
+}
+
 static void run_check(struct check *c, const char *xml, size_t len)
 {
 	struct blockio_error err = { "" };
 	const struct blockio_config *cfg = &c->cfg;
 
-	if (blockio_config_parse(xml, len, &c->cfg, &err)) {
+	if (blockio_config_parse_host(c->env->paths, xml, len, &c->cfg, &err)) {
 		snprintf(c->error, sizeof(c->error), "%s", err.msg);
 		/* for the header: who it is, if that much can be read */
 		blockio_domain_identity(xml, len, &c->cfg, &err);
@@ -506,28 +585,31 @@ static void run_check(struct check *c, const char *xml, size_t len)
 	c->parsed = true;
 	if (blockio_domain_io_parse(xml, len, &c->io, &err))
 		abort();	/* it parsed a moment ago */
-	c->targets = xcalloc(cfg->ntargets, sizeof(*c->targets));
 	c->disks = xcalloc(c->io.ndisks, sizeof(*c->disks));
-	for (size_t t = 0; t < cfg->ntargets; t++)
-		locate(c->env->host, cfg->targets[t].element,
-		       cfg->targets[t].path, cfg->targets[t].must_be_block,
-		       &c->targets[t]);
 	for (size_t i = 0; i < c->io.ndisks; i++) {
 		if (c->io.disks[i].source)
 			locate(c->env->host, c->io.disks[i].dev,
 			       c->io.disks[i].source, false, &c->disks[i]);
 	}
 
-	/* the verdict: what prepare runs, nothing else */
+	/* the verdict: what prepare runs, nothing else (it may merge targets) */
 	if (blockio_check_host(c->env->paths, c->env->host, &c->cfg, &err))
 		snprintf(c->error, sizeof(c->error), "%s", err.msg);
+	c->targets = xcalloc(cfg->ntargets, sizeof(*c->targets));
+	for (size_t t = 0; t < cfg->ntargets; t++)
+		locate(c->env->host, cfg->targets[t].element,
+		       cfg->targets[t].path, cfg->targets[t].must_be_block,
+		       &c->targets[t]);
 
 	for (size_t t = 0; t < cfg->ntargets; t++)
 		if (!c->targets[t].ok && strcmp(c->targets[t].why, c->error))
 			warn(c, "%s", c->targets[t].why);
 	warn_shared(c);
 	warn_backing(c);
-	warn_overlap(c);
+	if (cfg->libvirt_limits)
+		warn_libvirt(c);
+	else
+		warn_overlap(c);
 }
 
 /* The domain disks on the host disk of target @t. */
@@ -555,7 +637,11 @@ static void print_check_text(FILE *f, const struct check *c)
 	if (cfg->name || cfg->uuid[0])
 		fprintf(f, "domain '%s' (uuid %s)\n", esc(cfg->name, e1),
 			cfg->uuid[0] ? cfg->uuid : "none");
-	if (c->parsed && !cfg->has_limits)
+	if (c->parsed && cfg->libvirt_limits && cfg->nrules)
+		fprintf(f, "no <blockio:limits>: caps from libvirt's <iotune> and <blkiotune> (libvirt-limits in hook.conf)\n");
+	else if (c->parsed && cfg->libvirt_limits)
+		fprintf(f, "no <blockio:limits> in <metadata>, no <iotune> or <blkiotune> limit on a local disk: not capped\n");
+	else if (c->parsed && !cfg->has_limits)
 		fprintf(f, "no <blockio:limits> in <metadata>: not capped\n");
 	else if (c->parsed && !cfg->nrules)
 		fprintf(f, "empty <blockio:limits>: not capped\n");
@@ -570,6 +656,12 @@ static void print_check_text(FILE *f, const struct check *c)
 				 major(pl->dev), minor(pl->dev));
 		else
 			snprintf(where, sizeof(where), "on an unknown host disk");
+		if (cfg->libvirt_limits) {
+			covered(c, t, disks, sizeof(disks));
+			fprintf(f, "%s %s, disks %s: %s\n", tg->element, where,
+				disks[0] ? disks : "none", caps);
+			continue;
+		}
 		if (tg->disk) {
 			fprintf(f, "%s: %s %s: %s\n", esc(tg->disk, e1),
 				esc(tg->path, e2), where, caps);
@@ -596,7 +688,8 @@ static void print_check_json(FILE *f, const struct check *c)
 	json_str(f, cfg->uuid[0] ? cfg->uuid : NULL);
 	fprintf(f, ", \"valid\": %s, \"limits\": %s, \"capped\": %s,\n \"targets\": [",
 		c->error[0] ? "false" : "true",
-		!c->parsed ? "null" : !cfg->has_limits ? "\"absent\""
+		!c->parsed ? "null" : cfg->libvirt_limits ? "\"libvirt\""
+			   : !cfg->has_limits ? "\"absent\""
 			   : cfg->nrules ? "\"present\"" : "\"empty\"",
 		c->parsed && cfg->nrules ? "true" : "false");
 	for (size_t t = 0; c->parsed && t < cfg->ntargets; t++) {

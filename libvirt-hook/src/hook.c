@@ -103,6 +103,7 @@ static char *read_stdin(size_t *len, struct blockio_error *err)
 
 int main(int argc, char **argv)
 {
+	struct blockio_paths paths = blockio_paths_default;
 	struct blockio_error err = { "" };
 	struct blockio_hook_result res;
 	size_t len;
@@ -122,7 +123,11 @@ int main(int argc, char **argv)
 	}
 	/* read stdin even when there is nothing to do: libvirt writes it */
 	xml = read_stdin(&len, &err);
-	blockio_hook_run(&blockio_paths_default, &blockio_host_real, argv[1],
+#ifdef BLOCKIO_TESTING
+	/* the sanitized build of the tests (tests/test-corpus.sh) only */
+	paths.hookconf = getenv("BLOCKIO_TEST_HOOKCONF");
+#endif
+	blockio_hook_run(&paths, &blockio_host_real, argv[1],
 			 argv[2], xml, len, &err, &res);
 	free(xml);
 	if (res.priority >= 0) {

@@ -76,7 +76,7 @@ static int validate(const struct blockio_paths *paths,
 	struct blockio_config cfg;
 	int ret = 0;
 
-	if (blockio_config_parse(xml, len, &cfg, err))
+	if (blockio_config_parse_host(paths, xml, len, &cfg, err))
 		return -1;
 	if (resolve && blockio_check_host(paths, host, &cfg, err))
 		ret = -1;
@@ -94,7 +94,7 @@ static int apply(const struct blockio_paths *paths,
 	struct blockio_config cfg;
 	int ret;
 
-	if (blockio_config_parse(xml, len, &cfg, err))
+	if (blockio_config_parse_host(paths, xml, len, &cfg, err))
 		return -1;
 	ret = blockio_apply_config(paths, host, &cfg, err);
 	if (!ret)

@@ -195,7 +195,7 @@ int blockio_config_resolve(struct blockio_config *cfg,
 
 		if (blockio_target_resolve(host, t, err))
 			return -1;
-		for (size_t j = 0; j < i; j++) {
+		for (size_t j = 0; j < i && !cfg->libvirt_limits; j++) {
 			if (cfg->targets[j].dev != t->dev)
 				continue;
 			blockio_error_set(err,
@@ -205,5 +205,8 @@ int blockio_config_resolve(struct blockio_config *cfg,
 			return -1;
 		}
 	}
+	/* libvirt's limits: one target per host disk, merged */
+	if (cfg->libvirt_limits)
+		blockio_config_merge(cfg);
 	return 0;
 }

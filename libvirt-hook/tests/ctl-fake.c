@@ -3,7 +3,8 @@
  * ctl-fake.c - blockioctl on a pretend host, for tests/test-ctl.sh: the
  * disks of fakefs.c, /proc and libvirt's run directory under
  * $BLOCKIO_TEST_PROC and $BLOCKIO_TEST_RUNDIR, and $BLOCKIO_TEST_QEMU_IMG
- * as qemu-img (unset or empty: not installed).
+ * as qemu-img (unset or empty: not installed), $BLOCKIO_TEST_HOOKCONF as
+ * /etc/blockio/hook.conf (unset: none).
  */
 #include <stdlib.h>
 
@@ -19,6 +20,7 @@ int main(int argc, char **argv)
 	paths.proc = getenv("BLOCKIO_TEST_PROC");
 	paths.qemu_rundir = getenv("BLOCKIO_TEST_RUNDIR");
 	paths.pid_wait_ms = 0;
+	paths.hookconf = getenv("BLOCKIO_TEST_HOOKCONF");	/* unset: none */
 	if (!paths.proc || !paths.qemu_rundir)
 		return 99;
 	env.qemu_img = qemu_img && *qemu_img ? qemu_img : NULL;

@@ -28,6 +28,7 @@ static const struct node nodes[] = {
 	{ "/var/lib/libvirt/images", S_IFDIR, 252, 32 },
 	{ "/var/lib/libvirt/images/*", S_IFREG, 252, 32 },
 	{ "/srv/*", S_IFREG, 8, 17 },
+	{ "/var/lib/nova/instances/*", S_IFREG, 8, 17 },
 	{ "/tmp/*", S_IFREG, 0, 45 },
 	{ "/etc/*", S_IFREG, 252, 1 },
 	{ NULL, 0, 0, 0 },

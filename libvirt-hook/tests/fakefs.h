@@ -7,7 +7,8 @@
  *   vda  252:0   disk       vda1 252:1  partition (root filesystem)
  *   vdb  252:16  disk       whole-disk block device for a <disk type='block'>
  *   vdc  252:32  disk       /var/lib/libvirt/images lives here (no partition)
- *   sdb  8:16    disk       sdb1 8:17, sdb2 8:18 partitions; /srv on sdb1
+ *   sdb  8:16    disk       sdb1 8:17, sdb2 8:18 partitions; /srv and
+ *                           /var/lib/nova/instances on sdb1
  *   dm-0 254:0   disk       device mapper, /dev/mapper/vg-lv -> dm-0
  *   /tmp is tmpfs (0:45); /dev/stale is a block node 8:99 without sysfs
  */

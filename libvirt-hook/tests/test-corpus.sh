@@ -11,7 +11,10 @@
 # host disks are looked up (or there are no caps), migrate anywhere,
 # started and reconnect where validation fails or there are no caps
 # (reconnect then exits 0 with a NOT CAPPED line: libvirt would kill the
-# running VM on any other status).
+# running VM on any other status).  A line "<!-- hook.conf: TEXT -->" runs
+# that file's operations with TEXT as /etc/blockio/hook.conf (the
+# sanitized hook reads $BLOCKIO_TEST_HOOKCONF); its path shows as
+# "hook.conf" in messages.
 #
 #   BLOCKIO_GOLDEN_UPDATE=1 sh tests/test-corpus.sh   rewrite tests/corpus.out
 set -u
@@ -31,6 +34,14 @@ for xml in "$SRCDIR"/tests/corpus/*.xml; do
 		bad=1
 		continue
 	fi
+	conf=$(sed -n 's/^<!-- hook.conf: \(.*\) -->$/\1/p' "$xml")
+	if [ -n "$conf" ]; then
+		printf '%s\n' "$conf" >"$tmp/hook.conf"
+		BLOCKIO_TEST_HOOKCONF=$tmp/hook.conf
+		export BLOCKIO_TEST_HOOKCONF
+	else
+		unset BLOCKIO_TEST_HOOKCONF
+	fi
 	for op in $ops; do
 		"$hook" "$name" "$op" begin - <"$xml" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
@@ -39,7 +50,7 @@ for xml in "$SRCDIR"/tests/corpus/*.xml; do
 			cat "$tmp/out" "$tmp/err" >&2
 			bad=1
 		fi
-		printf '%s %s: exit %s: %s\n' "$name" "$op" "$rc" "$(cat "$tmp/err")"
+		printf '%s %s: exit %s: %s\n' "$name" "$op" "$rc" "$(sed "s|$tmp/||g" "$tmp/err")"
 	done
 done >"$tmp/got"
 runs=$(wc -l <"$tmp/got")

@@ -35,15 +35,31 @@ run() {
 	title=$1
 	shift
 	echo "== $title"
-	"$ctl" "$@" 2>&1
-	echo "exit $?"
+	"$ctl" "$@" >"$tmp/run.out" 2>&1
+	rc=$?
+	sed "s|$tmp/||g" "$tmp/run.out"
+	echo "exit $rc"
+}
+
+# use_conf XML: its "<!-- hook.conf: TEXT -->" line as hook.conf, or none
+use_conf() {
+	conf=$(sed -n 's/^<!-- hook.conf: \(.*\) -->$/\1/p' "$1")
+	if [ -n "$conf" ]; then
+		printf '%s\n' "$conf" >"$tmp/hook.conf"
+		BLOCKIO_TEST_HOOKCONF=$tmp/hook.conf
+		export BLOCKIO_TEST_HOOKCONF
+	else
+		unset BLOCKIO_TEST_HOOKCONF
+	fi
 }
 
 {
 	for xml in "$SRCDIR"/tests/corpus/*.xml "$SRCDIR"/tests/ctl/*.xml; do
 		name=${xml#"$SRCDIR"/tests/}
+		use_conf "$xml"
 		run "check $name" check "$xml"
 	done
+	unset BLOCKIO_TEST_HOOKCONF
 	BLOCKIO_TEST_QEMU_IMG=$SRCDIR/tests/fake-qemu-img \
 		run "check ctl/backing-qemu-img.xml, with qemu-img" check "$SRCDIR/tests/ctl/backing-qemu-img.xml"
 	run "check < corpus/capped.xml" check <"$SRCDIR/tests/corpus/capped.xml"
@@ -69,8 +85,10 @@ while IFS= read -r line; do
 	rest=${line#* prepare: exit }
 	want_rc=${rest%%:*}
 	msg=${line#*: blockio: }
-	"$ctl" check "$SRCDIR/tests/corpus/$name.xml" >"$tmp/out" 2>&1
+	use_conf "$SRCDIR/tests/corpus/$name.xml"
+	"$ctl" check "$SRCDIR/tests/corpus/$name.xml" >"$tmp/raw" 2>&1
 	rc=$?
+	sed "s|$tmp/||g" "$tmp/raw" >"$tmp/out"
 	if [ "$rc" != "$want_rc" ]; then
 		echo "test-ctl.sh: check corpus/$name.xml exits $rc, the hook's prepare $want_rc" >&2
 		bad=1
@@ -84,11 +102,12 @@ done <"$SRCDIR/tests/corpus.out"
 json=0
 if command -v jq >/dev/null 2>&1; then
 	for xml in "$SRCDIR"/tests/corpus/*.xml "$SRCDIR"/tests/ctl/*.xml; do
+		use_conf "$xml"
 		"$ctl" --json check "$xml" >"$tmp/json" 2>&1
 		if ! jq -e '(.domain | type) as $d | ($d == "string" or $d == "null")
 			and (.uuid | type == "string" or . == null)
 			and (.valid | type == "boolean") and (.capped | type == "boolean")
-			and (.limits | . == null or . == "absent" or . == "empty" or . == "present")
+			and (.limits | . == null or . == "absent" or . == "empty" or . == "present" or . == "libvirt")
 			and (.warnings | type == "array") and (.error | type == "string" or . == null)
 			and (.valid == (.error == null))
 			and all(.targets[]; (.element | type == "string") and (.path | type == "string")
@@ -103,6 +122,7 @@ if command -v jq >/dev/null 2>&1; then
 		fi
 		json=$((json + 1))
 	done
+	unset BLOCKIO_TEST_HOOKCONF
 	for args in "status" "status vm1" "status nosuch"; do
 		# shellcheck disable=SC2086 # split on purpose
 		"$ctl" --json $args >"$tmp/json" 2>/dev/null

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-libvirt.c - the fleet drop-in: /etc/blockio/hook.conf
+ * (blockio_hookconf_parse) and libvirt's own <iotune>/<blkiotune> limits
+ * as blockio caps (blockio_config_parse_opts, blockio_libvirt_cap, the
+ * merge per host disk in blockio_config_resolve), on fakefs.c's disks.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "fakefs.h"
+
+static const struct blockio_options on = { .libvirt_limits = true };
+
+/* ---- hook.conf ---------------------------------------------------------- */
+
+static void conf_ok(int line, const char *text, bool want)
+{
+	struct blockio_options o;
+	struct blockio_error err = { "" };
+
+	CHECKF(blockio_hookconf_parse(text, "hook.conf", &o, &err) == 0,
+	       "line %d: %s", line, err.msg);
+	CHECKF(o.libvirt_limits == want, "line %d", line);
+}
+
+static void conf_bad(int line, const char *text, const char *msg)
+{
+	struct blockio_options o;
+	struct blockio_error err = { "" };
+
+	CHECKF(blockio_hookconf_parse(text, "hook.conf", &o, &err) == -1,
+	       "line %d: accepted", line);
+	CHECKF(strstr(err.msg, msg) != NULL, "line %d: '%s' lacks '%s'", line,
+	       err.msg, msg);
+}
+
+static void test_hookconf(void)
+{
+	conf_ok(__LINE__, "", false);
+	conf_ok(__LINE__, "# nothing\n\n", false);
+	conf_ok(__LINE__, "libvirt-limits = yes\n", true);
+	conf_ok(__LINE__, "  libvirt-limits=yes", true);
+	conf_ok(__LINE__, "libvirt-limits = yes\r\n", true);
+	conf_ok(__LINE__, "libvirt-limits = yes\nlibvirt-limits = no\n", false);
+	conf_ok(__LINE__, "\t# comment = yes\nlibvirt-limits\t=\ttrue\n", true);
+	conf_bad(__LINE__, "libvirt_limits = yes\n",
+		 "hook.conf line 1: unknown setting 'libvirt_limits'; the settings are: libvirt-limits");
+	conf_bad(__LINE__, "\nlibvirt-limits = Yes\n",
+		 "hook.conf line 2: invalid value 'Yes' for libvirt-limits: expected 'yes' or 'no'");
+	conf_bad(__LINE__, "libvirt-limits yes\n", "line 1: 'libvirt-limits yes' is not 'key = value'");
+	conf_bad(__LINE__, "libvirt-limits = \n", "invalid value ''");
+	conf_bad(__LINE__, "= yes\n", "unknown setting ''");
+	conf_bad(__LINE__, "libvirt-limits = yes # on\n", "invalid value 'yes # on'");
+}
+
+/* ---- the mapping ---------------------------------------------------------- */
+
+static void test_cap(void)
+{
+	CHECK(blockio_libvirt_cap(0, 0, 0) == 0);
+	CHECK(blockio_libvirt_cap(100, 0, 0) == 100);
+	CHECK(blockio_libvirt_cap(0, 30, 0) == 30);
+	CHECK(blockio_libvirt_cap(0, 0, 40) == 40);
+	CHECK(blockio_libvirt_cap(0, 30, 40) == 40);
+	CHECK(blockio_libvirt_cap(0, 50, 40) == 50);
+}
+
+#define HEAD "<domain type='kvm'><name>nova</name>" \
+	"<uuid>6b1f5c1e-0000-4a5e-8c6d-3b2a10f0e0aa</uuid>"
+#define DISK(dev, file, tune) "<disk type='file' device='disk'>" \
+	"<driver name='qemu' type='qcow2'/><source file='" file "'/>" \
+	"<target dev='" dev "' bus='virtio'/><iotune>" tune "</iotune></disk>"
+
+static char *domain(const char *meta, const char *blkio, const char *disks)
+{
+	static char buf[8192];
+
+	snprintf(buf, sizeof(buf), HEAD "<metadata>%s</metadata>%s<devices>%s</devices></domain>",
+		 meta, blkio, disks);
+	return buf;
+}
+
+/* "bandwidth /dev/vdc:N:0|iops ..." of the resolved config, by target */
+static const char *rules(const struct blockio_config *cfg)
+{
+	static char text[2048];
+	size_t o = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < cfg->nrules; i++) {
+		char line[256];
+
+		blockio_rule_format(cfg, &cfg->rules[i], line, sizeof(line));
+		o += (size_t)snprintf(text + o, sizeof(text) - o, "%s%s %s",
+				      i ? "|" : "",
+				      cfg->rules[i].kind == BLOCKIO_IOPS ? "iops" : "bandwidth",
+				      line);
+	}
+	return text;
+}
+
+static void ok_at(int line, const struct blockio_options *o, const char *xml,
+		  const char *want, const char *describe)
+{
+	struct blockio_config cfg;
+	struct blockio_error err = { "" };
+	char what[2048];
+	int rc = blockio_config_parse_opts(xml, strlen(xml), o, &cfg, &err);
+
+	if (!rc)
+		rc = blockio_config_resolve(&cfg, &fake_host, &err);
+	CHECKF(rc == 0, "line %d: %s", line, err.msg);
+	if (rc)
+		return;
+	CHECKF(!strcmp(rules(&cfg), want), "line %d: got '%s' want '%s'", line,
+	       rules(&cfg), want);
+	blockio_config_describe(&cfg, what, sizeof(what));
+	if (describe)
+		CHECKF(!strcmp(what, describe), "line %d: described '%s' want '%s'",
+		       line, what, describe);
+	blockio_config_free(&cfg);
+}
+
+static void bad_at(int line, const char *xml, const char *msg)
+{
+	struct blockio_config cfg;
+	struct blockio_error err = { "" };
+	int rc = blockio_config_parse_opts(xml, strlen(xml), &on, &cfg, &err);
+
+	if (!rc)
+		rc = blockio_config_resolve(&cfg, &fake_host, &err);
+	CHECKF(rc == -1, "line %d: accepted", line);
+	CHECKF(strstr(err.msg, msg) != NULL, "line %d: '%s' lacks '%s'", line,
+	       err.msg, msg);
+	blockio_config_free(&cfg);
+}
+
+#define OK(xml, want, describe) ok_at(__LINE__, &on, xml, want, describe)
+#define BAD(xml, msg) bad_at(__LINE__, xml, msg)
+#define IMG "/var/lib/libvirt/images/"
+
+static void test_iotune(void)
+{
+	/* off (the default): libvirt's limits are not blockio caps */
+	ok_at(__LINE__, NULL, domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>1048576</total_bytes_sec>")),
+	      "", "not capped: no <blockio:limits> in <metadata>");
+	/* Nova's quota:disk_total_bytes_sec / _iops_sec */
+	OK(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>1048576</total_bytes_sec><total_iops_sec>200</total_iops_sec>")),
+	   "bandwidth /dev/vdc:1048576:0|iops /dev/vdc:200:0",
+	   "capped: <iotune> of disk 'vda' on /dev/vdc: bandwidth 1MiB/s, iops 200/s");
+	/* read and write apart: the larger, for reads and writes together */
+	OK(domain("", "", DISK("vda", IMG "a", "<read_bytes_sec>2097152</read_bytes_sec><write_bytes_sec>1048576</write_bytes_sec>"
+			       "<read_iops_sec>100</read_iops_sec><write_iops_sec>300</write_iops_sec>")),
+	   "bandwidth /dev/vdc:2097152:0|iops /dev/vdc:300:0", NULL);
+	/* only writes: reads share the write cap */
+	OK(domain("", "", DISK("vda", IMG "a", "<write_bytes_sec>1048576</write_bytes_sec>")),
+	   "bandwidth /dev/vdc:1048576:0", NULL);
+	/* bursts, lengths, size_iops_sec alone: nothing blockio maps */
+	OK(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec_max>1048576</total_bytes_sec_max><size_iops_sec>4096</size_iops_sec>")),
+	   "", "not capped: no <blockio:limits> in <metadata>, and no <iotune> or <blkiotune> limit on a disk of type file or block");
+	/* zero is libvirt's "no limit" */
+	OK(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>0</total_bytes_sec><total_iops_sec>50</total_iops_sec>")),
+	   "iops /dev/vdc:50:0", NULL);
+	/* two disks on one host disk: their sum (each may use its own) */
+	OK(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>1048576</total_bytes_sec><total_iops_sec>100</total_iops_sec>")
+			  DISK("vdb", IMG "b", "<total_bytes_sec>2097152</total_bytes_sec><total_iops_sec>100</total_iops_sec>")),
+	   "bandwidth /dev/vdc:3145728:0|iops /dev/vdc:200:0",
+	   "capped: <iotune> of disk 'vda' + <iotune> of disk 'vdb' on /dev/vdc: bandwidth 3MiB/s, iops 200/s");
+	/* one of them without an IOPS limit: IOPS stay unlimited there */
+	OK(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>1048576</total_bytes_sec><total_iops_sec>100</total_iops_sec>")
+			  DISK("vdb", IMG "b", "<total_bytes_sec>1048576</total_bytes_sec>")),
+	   "bandwidth /dev/vdc:2097152:0", NULL);
+	/* a throttle group counts once */
+	OK(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>1048576</total_bytes_sec><group_name>g</group_name>")
+			  DISK("vdb", IMG "b", "<total_bytes_sec>1048576</total_bytes_sec><group_name>g</group_name>")),
+	   "bandwidth /dev/vdc:1048576:0", NULL);
+	/* disks on two host disks: one rule on each */
+	OK(domain("", "", DISK("vda", IMG "a", "<total_iops_sec>100</total_iops_sec>")
+			  DISK("vdb", "/srv/b", "<total_iops_sec>70</total_iops_sec>")),
+	   "iops /dev/vdc:100:0|iops /dev/sdb:70:0", NULL);
+	/* a network disk keeps QEMU's <iotune> only */
+	OK(domain("", "", "<disk type='network' device='disk'><source protocol='rbd' name='p/v'/>"
+			  "<target dev='vda' bus='virtio'/><iotune><total_bytes_sec>1048576</total_bytes_sec></iotune></disk>"),
+	   "", NULL);
+	/* <blockio:limits> decides alone */
+	OK(domain("<blockio:limits xmlns:blockio='" BLOCKIO_NS_URI "'><blockio:disk dev='vda' iops='9'/></blockio:limits>", "",
+		  DISK("vda", IMG "a", "<total_bytes_sec>1048576</total_bytes_sec>")),
+	   "iops /dev/vdc:9:0", NULL);
+
+	BAD(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>1M</total_bytes_sec>")),
+	    "invalid value '1M' of <total_bytes_sec> in <iotune> of disk 'vda': expected a whole number");
+	BAD(domain("", "", DISK("vda", IMG "a", "<total_iops_sec>-1</total_iops_sec>")),
+	    "invalid value '-1' of <total_iops_sec>");
+	BAD(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>99999999999999999999999</total_bytes_sec>")),
+	    "invalid value '99999999999999999999999'");
+	BAD(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>2199023255553</total_bytes_sec>")),
+	    "value 2199023255553 of <total_bytes_sec> in <iotune> of disk 'vda' is above blockio's largest cap, 1099511627776");
+	BAD(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>5</total_bytes_sec><read_bytes_sec>5</read_bytes_sec>")),
+	    "<iotune> of disk 'vda' sets total_bytes_sec together with read_bytes_sec or write_bytes_sec");
+	BAD(domain("", "", DISK("vda", "/nonexistent/a", "<total_bytes_sec>5</total_bytes_sec>")),
+	    "<iotune> of disk 'vda': cannot stat");
+	BAD(domain("", "", DISK("vda", "/tmp/a", "<total_bytes_sec>5</total_bytes_sec>")),
+	    "<iotune> of disk 'vda': '/tmp/a' is on a filesystem without a block device");
+	BAD("<domain><name>n</name><devices>" DISK("vda", IMG "a", "<total_bytes_sec>5</total_bytes_sec>") "</devices></domain>",
+	    "needs a <name> and a <uuid>");
+}
+
+#define BLKIO(dev) "<blkiotune><weight>500</weight><device>" dev "</device></blkiotune>"
+
+static void test_blkiotune(void)
+{
+	OK(domain("", BLKIO("<path>/dev/sdb</path><read_bytes_sec>4194304</read_bytes_sec><write_bytes_sec>2097152</write_bytes_sec>"
+			    "<write_iops_sec>80</write_iops_sec>"), ""),
+	   "bandwidth /dev/sdb:4194304:0|iops /dev/sdb:80:0",
+	   "capped: <blkiotune><device> '/dev/sdb' on /dev/sdb: bandwidth 4MiB/s, iops 80/s");
+	/* a partition: its disk */
+	OK(domain("", BLKIO("<path>/dev/sdb1</path><write_bytes_sec>1048576</write_bytes_sec>"), ""),
+	   "bandwidth /dev/sdb:1048576:0", NULL);
+	/* <blkiotune> and <iotune> on one host disk: the smaller */
+	OK(domain("", BLKIO("<path>/dev/vdc</path><write_bytes_sec>1048576</write_bytes_sec><write_iops_sec>500</write_iops_sec>"),
+		  DISK("vda", IMG "a", "<total_bytes_sec>4194304</total_bytes_sec><total_iops_sec>100</total_iops_sec>")),
+	   "bandwidth /dev/vdc:1048576:0|iops /dev/vdc:100:0",
+	   "capped: <iotune> of disk 'vda' + <blkiotune><device> '/dev/vdc' on /dev/vdc: bandwidth 1MiB/s, iops 100/s");
+	/* <blkiotune> bounds an unlimited <iotune> kind */
+	OK(domain("", BLKIO("<path>/dev/vdc</path><write_iops_sec>500</write_iops_sec>"),
+		  DISK("vda", IMG "a", "<total_bytes_sec>4194304</total_bytes_sec>")),
+	   "bandwidth /dev/vdc:4194304:0|iops /dev/vdc:500:0", NULL);
+	/* weight only: no cap */
+	OK(domain("", "<blkiotune><weight>500</weight></blkiotune>", ""), "", NULL);
+	BAD(domain("", BLKIO("<path>/srv/file</path><write_bytes_sec>1</write_bytes_sec>"), ""),
+	    "<blkiotune><device> '/srv/file': '/srv/file' is not a block device");
+	BAD(domain("", BLKIO("<path>dev/sdb</path><write_bytes_sec>1</write_bytes_sec>"), ""),
+	    "<blkiotune><device> 'dev/sdb': <path> is not an absolute path");
+	BAD(domain("", BLKIO("<path>/dev/sdb</path><total_bytes_sec>1</total_bytes_sec><write_bytes_sec>x</write_bytes_sec>"), ""),
+	    "invalid value 'x' of <write_bytes_sec> in <blkiotune><device> '/dev/sdb'");
+}
+
+int main(void)
+{
+	test_hookconf();
+	test_cap();
+	test_iotune();
+	test_blkiotune();
+	return check_done("test-libvirt");
+}
