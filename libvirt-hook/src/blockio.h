@@ -539,6 +539,26 @@ void blockio_hook_run(const struct blockio_paths *paths,
 		      const struct blockio_error *readerr,
 		      struct blockio_hook_result *res);
 
+/* ---- setspec.c: blockioctl set's caps ------------------------------------ */
+
+/*
+ * The body virsh metadata --key blockio --set takes, "<limits><disk
+ * dev='vda' bandwidth='8MiB/s'/>...</limits>", from @n specs
+ * "DISK:KEY=VALUE[,KEY=VALUE...]" (DISK a target name, or a path starting
+ * with '/' for <device path=...>; keys bandwidth, iops, strategy, bucket,
+ * iops-bucket; values XML-escaped, not checked).  0, or -1 with @err.
+ */
+int blockio_set_body(int n, char *const *specs, char *out, size_t outlen,
+		     struct blockio_error *err);
+
+/*
+ * Domain XML @xml with its element of our namespace in <metadata> replaced
+ * by @body in that namespace (NULL: removed), in *@out (malloc'ed).
+ */
+int blockio_domain_with_limits(const char *xml, size_t len, const char *body,
+			       char **out, size_t *outlen,
+			       struct blockio_error *err);
+
 /* ---- ctl.c: blockioctl ------------------------------------------------------ */
 
 /* Where blockioctl looks; its tests pass a fake host and run directory. */
@@ -547,7 +567,17 @@ struct blockio_ctl_env {
 	const struct blockio_host *host;
 	/* qemu-img to read a qcow2 backing chain with; NULL: not installed */
 	const char *qemu_img;
+	/* virsh, for set; NULL: not installed */
+	const char *virsh;
 };
+
+/*
+ * blockioctl set: @n specs (see blockio_set_body(), or the one word
+ * "none") checked against DOMAIN's XML by the hook's code, then written
+ * by virsh metadata (ctlset.c).  The exit status.
+ */
+int blockio_ctl_set(const struct blockio_ctl_env *env, const char *uri,
+		    const char *domain, int n, char *const *specs);
 
 /* blockioctl's whole command line; returns its exit status. */
 int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env);

@@ -39,6 +39,7 @@ int main(int argc, char **argv)
 		.paths = &blockio_paths_default,
 		.host = &blockio_host_real,
 		.qemu_img = in_path("qemu-img") ? "qemu-img" : NULL,
+		.virsh = in_path("virsh") ? "virsh" : NULL,
 	};
 
 	return blockio_ctl_main(argc, argv, &env);

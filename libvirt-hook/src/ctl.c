@@ -4,6 +4,7 @@
  *
  *   blockioctl [--json] check [FILE]     what the hook makes of a domain XML
  *   blockioctl [--json] status [DOMAIN]  what the kernel holds for running VMs
+ *   blockioctl set DOMAIN CAPS...        change caps through virsh (ctlset.c)
  *
  * check runs the hook's own code: blockio_config_parse() and then
  * blockio_check_host(), what prepare/start/restore run; so it exits 1 with
@@ -1196,6 +1197,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: blockioctl [--json] check [FILE]\n"
 		"       blockioctl [--json] status [DOMAIN]\n"
+		"       blockioctl [-c URI] set DOMAIN DISK:KEY=VALUE[,KEY=VALUE...] ... | none\n"
 		"       blockioctl -h | --help | --version\n"
 		"\n"
 		"  check   what the blockio hook makes of a domain XML (FILE, or standard\n"
@@ -1203,7 +1205,13 @@ static void usage(FILE *f)
 		"          hook's message when prepare would refuse the domain on this host\n"
 		"  status  each running VM's blockio cgroup (or only DOMAIN, a name or UUID):\n"
 		"          its caps, bytes and I/Os charged, held back, delays\n"
+		"  set     check new caps with the hook's code, then write them with\n"
+		"          virsh metadata (--live when running, --config when persistent);\n"
+		"          DISK is a target (vda) or a host device path (/dev/sdb), KEY one\n"
+		"          of bandwidth, iops, strategy, bucket, iops-bucket; 'none' removes\n"
+		"          all caps.  e.g. set vm1 vda:bandwidth=8MiB/s,iops=500\n"
 		"  --json  the same as one JSON object (keys in blockioctl(8))\n"
+		"  -c, --connect URI  libvirt URI for set (default qemu:///system)\n"
 		"\n"
 		"Caps are read from <blockio:limits xmlns:blockio='%s'>\n"
 		"in <metadata>; see blockio-hook(8).\n", BLOCKIO_NS_URI);
@@ -1211,51 +1219,77 @@ static void usage(FILE *f)
 
 static void short_usage(void)
 {
-	fputs("usage: blockioctl [--json] check [FILE] | status [DOMAIN]\n"
+	fputs("usage: blockioctl [--json] check [FILE] | status [DOMAIN] | set DOMAIN CAPS...\n"
 	      "Try 'blockioctl --help'.\n", stderr);
 }
 
 int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env)
 {
-	const char *cmd = NULL, *arg = NULL;
-	bool json = false;
-	int nargs = 0;
+	const char *uri = "qemu:///system";
+	char **words = calloc((size_t)argc + 1, sizeof(char *));
+	bool json = false, uri_given = false;
+	int nwords = 0, ret = 2;
 
+	if (!words)
+		abort();
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
-			return 0;
+			ret = 0;
+			goto out;
 		}
 		if (!strcmp(a, "--version")) {
 			printf("blockioctl %s\n", BLOCKIO_VERSION);
-			return 0;
+			ret = 0;
+			goto out;
 		}
 		if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "-c") || !strcmp(a, "--connect")) {
+			if (i + 1 == argc) {
+				fprintf(stderr, "blockioctl: %s needs a URI\n", a);
+				short_usage();
+				goto out;
+			}
+			uri = argv[++i];
+			uri_given = true;
 		} else if (!strcmp(a, "--")) {
-			for (i++; i < argc; i++, nargs++)
-				if (!cmd)
-					cmd = argv[i];
-				else
-					arg = argv[i];
+			for (i++; i < argc; i++)
+				words[nwords++] = argv[i];
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "blockioctl: unknown option '%s'\n", a);
 			short_usage();
-			return 2;
+			goto out;
 		} else {
-			if (!cmd)
-				cmd = a;
-			else
-				arg = a;
-			nargs++;
+			words[nwords++] = argv[i];
 		}
 	}
-	if (cmd && nargs <= 2 && !strcmp(cmd, "check"))
-		return cmd_check(env, arg, json);
-	if (cmd && nargs <= 2 && !strcmp(cmd, "status"))
-		return cmd_status(env, arg, json);
-	short_usage();
-	return 2;
+	if (nwords && !strcmp(words[0], "set")) {
+		if (json) {
+			fprintf(stderr, "blockioctl: set has no --json\n");
+			short_usage();
+		} else if (nwords < 3) {
+			fprintf(stderr, "blockioctl: set needs a DOMAIN and caps (DISK:KEY=VALUE,... or none)\n");
+			short_usage();
+		} else {
+			ret = blockio_ctl_set(env, uri, words[1], nwords - 2,
+					      words + 2);
+		}
+		goto out;
+	}
+	if (uri_given) {
+		fprintf(stderr, "blockioctl: -c is for set only\n");
+		short_usage();
+	} else if (nwords && nwords <= 2 && !strcmp(words[0], "check")) {
+		ret = cmd_check(env, nwords == 2 ? words[1] : NULL, json);
+	} else if (nwords && nwords <= 2 && !strcmp(words[0], "status")) {
+		ret = cmd_status(env, nwords == 2 ? words[1] : NULL, json);
+	} else {
+		short_usage();
+	}
+out:
+	free(words);
+	return ret;
 }

@@ -4,7 +4,8 @@
  * disks of fakefs.c, /proc and libvirt's run directory under
  * $BLOCKIO_TEST_PROC and $BLOCKIO_TEST_RUNDIR, and $BLOCKIO_TEST_QEMU_IMG
  * as qemu-img (unset or empty: not installed), $BLOCKIO_TEST_HOOKCONF as
- * /etc/blockio/hook.conf (unset: none).
+ * /etc/blockio/hook.conf (unset: none), $BLOCKIO_TEST_VIRSH as virsh
+ * (unset: not installed).
  */
 #include <stdlib.h>
 
@@ -24,5 +25,6 @@ int main(int argc, char **argv)
 	if (!paths.proc || !paths.qemu_rundir)
 		return 99;
 	env.qemu_img = qemu_img && *qemu_img ? qemu_img : NULL;
+	env.virsh = getenv("BLOCKIO_TEST_VIRSH");	/* unset: not installed */
 	return blockio_ctl_main(argc, argv, &env);
 }

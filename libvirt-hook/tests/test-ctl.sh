@@ -11,6 +11,9 @@
 #    has the hook's prepare refusing (prepare accepting: check exits 0);
 #  - status, by name, by UUID, of an uncapped and an unknown domain, and
 #    --json status, against tests/ctl-status.out;
+#  - set, with tests/fake-virsh as virsh: argument parsing, the hook's
+#    refusals before virsh writes anything, and the exact virsh calls,
+#    against tests/ctl-set.out;
 #  - with jq installed, every --json output parses and has the documented
 #    keys with the documented types.
 #
@@ -77,6 +80,36 @@ use_conf() {
 	run "status vm1 vm2" status vm1 vm2
 	run "(no command)"
 } >"$tmp/status"
+
+# set: what it prints, its status, and the virsh calls it made
+setrun() {
+	: >"$tmp/virsh.log"
+	run "$@"
+	sed 's/^/  /' "$tmp/virsh.log"
+}
+{
+	FAKE_VIRSH_LOG=$tmp/virsh.log BLOCKIO_TEST_VIRSH=$SRCDIR/tests/fake-virsh
+	export FAKE_VIRSH_LOG BLOCKIO_TEST_VIRSH SRCDIR
+	setrun "set vm1 vda:bandwidth=4MiB/s,iops=300" set vm1 vda:bandwidth=4MiB/s,iops=300
+	setrun "set off (not running)" set off vda:iops=100 /dev/sdb:bandwidth=2M,strategy=token,bucket=8M
+	setrun "set transient" -c qemu:///session set transient vdb:iops=10k
+	setrun "set vm1 none" set vm1 none
+	setrun "set, a unit the hook refuses" set vm1 vda:bandwidth=8MB/S
+	setrun "set, a disk the domain lacks" set vm1 vdz:iops=5
+	setrun "set, two caps on one host disk" set vm1 vda:iops=5 vdb:iops=5
+	setrun "set, quotes and ampersands are escaped" set vm1 "vda:bandwidth=1M'&\""
+	setrun "set, unknown key" set vm1 vda:rate=5
+	setrun "set, no colon" set vm1 vda
+	setrun "set, empty value list" set vm1 vda:
+	setrun "set, KEY without =" set vm1 vda:bandwidth
+	setrun "set, unknown domain" set nosuch vda:iops=5
+	FAKE_VIRSH_FAIL=1 setrun "set, virsh metadata fails" set vm1 vda:iops=5
+	setrun "set, no caps" set vm1
+	setrun "set --json" --json set vm1 none
+	setrun "-c for check" -c qemu:///system check "$SRCDIR/tests/ctl/set-domain.xml"
+	unset BLOCKIO_TEST_VIRSH
+	setrun "set, no virsh" set vm1 vda:iops=5
+} >"$tmp/set"
 
 # check refuses with the hook's message where the hook's prepare refuses
 while IFS= read -r line; do
@@ -149,15 +182,16 @@ fi
 if [ "${BLOCKIO_GOLDEN_UPDATE:-0}" = 1 ]; then
 	cp "$tmp/check" "$SRCDIR/tests/ctl-check.out"
 	cp "$tmp/status" "$SRCDIR/tests/ctl-status.out"
-	echo "test-ctl.sh: wrote tests/ctl-check.out and tests/ctl-status.out"
+	cp "$tmp/set" "$SRCDIR/tests/ctl-set.out"
+	echo "test-ctl.sh: wrote tests/ctl-check.out, ctl-status.out and ctl-set.out"
 	exit "$bad"
 fi
-for g in check status; do
+for g in check status set; do
 	if ! diff -u "$SRCDIR/tests/ctl-$g.out" "$tmp/$g" >"$tmp/diff"; then
 		echo "test-ctl.sh: output differs from tests/ctl-$g.out (- expected, + got):" >&2
 		cat "$tmp/diff" >&2
 		bad=1
 	fi
 done
-echo "test-ctl.sh: $(grep -c '^== ' "$tmp/check") check runs, $(grep -c '^== ' "$tmp/status") status runs, $json JSON documents validated: $([ "$bad" -eq 0 ] && echo ok || echo FAILED)"
+echo "test-ctl.sh: $(grep -c '^== ' "$tmp/check") check runs, $(grep -c '^== ' "$tmp/status") status runs, $(grep -c '^== ' "$tmp/set") set runs, $json JSON documents validated: $([ "$bad" -eq 0 ] && echo ok || echo FAILED)"
 [ "$bad" -eq 0 ]
