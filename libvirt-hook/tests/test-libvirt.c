@@ -6,6 +6,7 @@
  * merge per host disk in blockio_config_resolve), on fakefs.c's disks.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "fakefs.h"
@@ -52,6 +53,46 @@ static void test_hookconf(void)
 	conf_bad(__LINE__, "libvirt-limits = \n", "invalid value ''");
 	conf_bad(__LINE__, "= yes\n", "unknown setting ''");
 	conf_bad(__LINE__, "libvirt-limits = yes # on\n", "invalid value 'yes # on'");
+}
+
+/* blockio_hookconf_load(): no file is the default, a bad one an error. */
+static void test_hookconf_load(void)
+{
+	char dir[] = "/tmp/test-libvirt-XXXXXX", file[64];
+	struct blockio_paths paths = blockio_paths_default;
+	struct blockio_options o;
+	struct blockio_error err = { "" };
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/hook.conf", dir);
+	paths.hookconf = file;
+	o.libvirt_limits = true;
+	CHECK(blockio_hookconf_load(&paths, &o, &err) == 0 && !o.libvirt_limits);
+	f = fopen(file, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs("# test\nlibvirt-limits = yes\n", f);
+		fclose(f);
+	}
+	CHECK(blockio_hookconf_load(&paths, &o, &err) == 0 && o.libvirt_limits);
+	f = fopen(file, "w");
+	if (f) {
+		fputs("libvirt-limits = maybe\n", f);
+		fclose(f);
+	}
+	CHECK(blockio_hookconf_load(&paths, &o, &err) == -1);
+	CHECK_CONTAINS(err.msg, "/hook.conf line 1: invalid value 'maybe' for libvirt-limits");
+	unlink(file);
+	paths.hookconf = dir;	/* a directory: cannot be read as a file */
+	CHECK(blockio_hookconf_load(&paths, &o, &err) == -1);
+	CHECK_CONTAINS(err.msg, "cannot read");
+	paths.hookconf = NULL;	/* none at all */
+	CHECK(blockio_hookconf_load(&paths, &o, &err) == 0 && !o.libvirt_limits);
+	rmdir(dir);
 }
 
 /* ---- the mapping ---------------------------------------------------------- */
@@ -236,11 +277,100 @@ static void test_blkiotune(void)
 	    "invalid value 'x' of <write_bytes_sec> in <blkiotune><device> '/dev/sdb'");
 }
 
+/*
+ * Mutants of corpus/nova-iotune.xml (bytes replaced, dropped or
+ * doubled, digits sprinkled into values): whatever the parser makes of
+ * them, ASan/UBSan stay quiet, an accepted domain has only rules in
+ * range, each on a target, and a refusal is one line.
+ */
+static void test_mutants(void)
+{
+	static const char digits[] = "0123456789<>/'&-x ";
+	char path[512], *base, *m;
+	size_t len, mlen;
+	unsigned seed = 13, accepted = 0, refused = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tests/corpus/nova-iotune.xml", SRCDIR);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	base = malloc(65536);
+	m = malloc(65536 * 2);
+	if (!base || !m)
+		abort();
+	len = fread(base, 1, 65535, f);
+	fclose(f);
+	base[len] = '\0';
+	for (int i = 0; i < 3000; i++) {
+		struct blockio_config cfg;
+		struct blockio_error err = { "" };
+		bool ok = true;
+		int rc;
+
+		memcpy(m, base, len + 1);
+		mlen = len;
+		for (int k = 0; k < 1 + i % 4; k++) {
+			size_t at;
+
+			seed = seed * 1103515245u + 12345u;
+			/* mostly inside <iotune>, where the values are */
+			at = (seed >> 8) % mlen;
+			if (i % 2) {
+				const char *io = strstr(m, "<iotune>");
+
+				if (io)
+					at = (size_t)(io - m) + (seed >> 4) % 160;
+				if (at >= mlen)
+					at = mlen - 1;
+			}
+			switch ((seed >> 20) % 3) {
+			case 0:
+				m[at] = digits[(seed >> 12) % (sizeof(digits) - 1)];
+				break;
+			case 1:
+				memmove(m + at, m + at + 1, mlen - at);
+				mlen--;
+				break;
+			default:
+				memmove(m + at + 1, m + at, mlen - at + 1);
+				mlen++;
+				break;
+			}
+		}
+		rc = blockio_config_parse_opts(m, mlen, &on, &cfg, &err);
+		if (!rc)
+			rc = blockio_config_resolve(&cfg, &fake_host, &err);
+		if (rc) {
+			refused++;
+			CHECKF(err.msg[0] && !strchr(err.msg, '\n'), "mutant %d: '%s'", i, err.msg);
+		} else {
+			accepted++;
+			for (size_t r = 0; r < cfg.nrules; r++) {
+				const struct blockio_rule *rule = &cfg.rules[r];
+
+				ok &= rule->limit > 0 && rule->target < cfg.ntargets &&
+				      rule->limit <= (rule->kind == BLOCKIO_BANDWIDTH ?
+						      BLOCKIO_BANDWIDTH_MAX : BLOCKIO_IOPS_MAX);
+			}
+			CHECKF(ok, "mutant %d: a rule out of range", i);
+		}
+		blockio_config_free(&cfg);
+	}
+	printf("test-libvirt: 3000 mutants of nova-iotune.xml, %u accepted, %u refused\n",
+	       accepted, refused);
+	free(base);
+	free(m);
+}
+
 int main(void)
 {
 	test_hookconf();
+	test_hookconf_load();
 	test_cap();
 	test_iotune();
 	test_blkiotune();
+	test_mutants();
 	return check_done("test-libvirt");
 }
