@@ -32,6 +32,11 @@
  *   stopped, release          libvirt ignores the status; idempotent.
  *   attach, anything else     nothing, exit 0 (libvirt >= 5.5 no longer
  *                             attaches to foreign QEMUs).
+ *
+ * Every operation that parses the domain reads /etc/blockio/hook.conf
+ * first (blockio_config_parse_host()): a file that does not parse fails
+ * the operation as invalid metadata does, since the hook cannot know
+ * which caps the host meant (libvirt-limits).
  */
 #include <limits.h>
 #include <stdio.h>
