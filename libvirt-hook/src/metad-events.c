@@ -7,7 +7,9 @@
  * our namespace, and on every domain start, the domain's live XML is read
  * (virDomainGetXMLDesc: the metadata and the disks the targets name) and
  * handed to ops->apply, which is blockio_apply_xml() in the daemon: the
- * same code the hook runs at `started`.  A stop hands the UUID to
+ * same code the hook runs at `started`; so does a tunable event for a
+ * disk's <iotune> (virsh blkdeviotune --live), which are caps with
+ * libvirt-limits = yes in hook.conf.  A stop hands the UUID to
  * ops->release.  Events arrive on the thread running the event loop, one
  * at a time.
  */
@@ -71,6 +73,30 @@ static void on_metadata(virConnectPtr conn, virDomainPtr dom, int type,
 		metad_apply_domain(m, dom);
 }
 
+bool metad_tunable_matters(const virTypedParameterPtr params, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strncmp(params[i].field, "blkdeviotune.",
+			     strlen("blkdeviotune.")))
+			return true;
+	return false;
+}
+
+/*
+ * virsh blkdeviotune --live: with libvirt-limits = yes the domain's
+ * <iotune> are its caps, so apply it again (without that setting the
+ * apply finds the same caps as before and changes nothing).
+ */
+static void on_tunable(virConnectPtr conn, virDomainPtr dom,
+		       virTypedParameterPtr params, int n, void *opaque)
+{
+	struct metad *m = opaque;
+
+	(void)conn;
+	if (metad_tunable_matters(params, n) && virDomainIsActive(dom) == 1)
+		metad_apply_domain(m, dom);
+}
+
 static void on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 			 int detail, void *opaque)
 {
@@ -112,7 +138,7 @@ static void on_close(virConnectPtr conn, int reason, void *opaque)
 int metad_connect(struct metad *m, const char *uri)
 {
 	m->closed = false;
-	m->cb_metadata = m->cb_lifecycle = -1;
+	m->cb_metadata = m->cb_lifecycle = m->cb_tunable = -1;
 	m->conn = virConnectOpen(uri);
 	if (!m->conn) {
 		fprintf(stderr, "blockio-metad: cannot connect to %s: %s\n",
@@ -128,7 +154,10 @@ int metad_connect(struct metad *m, const char *uri)
 	m->cb_lifecycle = virConnectDomainEventRegisterAny(m->conn, NULL,
 		VIR_DOMAIN_EVENT_ID_LIFECYCLE,
 		VIR_DOMAIN_EVENT_CALLBACK(on_lifecycle), m, NULL);
-	if (m->cb_metadata < 0 || m->cb_lifecycle < 0 ||
+	m->cb_tunable = virConnectDomainEventRegisterAny(m->conn, NULL,
+		VIR_DOMAIN_EVENT_ID_TUNABLE,
+		VIR_DOMAIN_EVENT_CALLBACK(on_tunable), m, NULL);
+	if (m->cb_metadata < 0 || m->cb_lifecycle < 0 || m->cb_tunable < 0 ||
 	    virConnectRegisterCloseCallback(m->conn, on_close, m, NULL) < 0) {
 		fprintf(stderr, "blockio-metad: cannot register for events on %s: %s\n",
 			uri ? uri : "libvirt", virGetLastErrorMessage());
@@ -146,11 +175,13 @@ void metad_disconnect(struct metad *m)
 		virConnectDomainEventDeregisterAny(m->conn, m->cb_metadata);
 	if (m->cb_lifecycle >= 0)
 		virConnectDomainEventDeregisterAny(m->conn, m->cb_lifecycle);
+	if (m->cb_tunable >= 0)
+		virConnectDomainEventDeregisterAny(m->conn, m->cb_tunable);
 	virConnectUnregisterCloseCallback(m->conn, on_close);
 	virResetLastError();
 	virConnectClose(m->conn);
 	m->conn = NULL;
-	m->cb_metadata = m->cb_lifecycle = -1;
+	m->cb_metadata = m->cb_lifecycle = m->cb_tunable = -1;
 }
 
 bool metad_mount_changed(struct metad *m, const char *mount)

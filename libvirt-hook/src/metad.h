@@ -31,7 +31,7 @@ struct metad {
 	/* where the blockio hierarchy was last seen mounted; "" if not */
 	char mount[4096];
 	bool mount_seen;	/* @mount holds a first observation */
-	int cb_metadata, cb_lifecycle;
+	int cb_metadata, cb_lifecycle, cb_tunable;
 	unsigned applied, failed;	/* for logs and tests */
 };
 
@@ -53,6 +53,13 @@ int metad_reconcile(struct metad *m);
  * records.
  */
 bool metad_mount_changed(struct metad *m, const char *mount);
+
+/*
+ * Does a tunable event (virsh blkdeviotune --live) with these @params
+ * change what the hook reads with libvirt-limits = yes in hook.conf?
+ * Any "blkdeviotune." field does; libvirt emits no event for blkiotune.
+ */
+bool metad_tunable_matters(const virTypedParameterPtr params, int n);
 
 /* Read @dom's live XML and apply it; 0 or -1 (logged). */
 int metad_apply_domain(struct metad *m, virDomainPtr dom);

@@ -206,5 +206,20 @@ int main(void)
 		CHECK(!metad_mount_changed(&w, NULL));	/* none at start */
 		CHECK(metad_mount_changed(&w, "/run/blockio"));
 	}
+
+	/*
+	 * Tunable events: blkdeviotune fields ask for an apply (the test
+	 * driver emits none, so the filter is tested alone).
+	 */
+	{
+		virTypedParameter p[2];
+
+		memset(p, 0, sizeof(p));
+		snprintf(p[0].field, sizeof(p[0].field), "cputune.vcpupin0");
+		snprintf(p[1].field, sizeof(p[1].field), "%s", VIR_DOMAIN_TUNABLE_BLKDEV_WRITE_BYTES_SEC);
+		CHECK(!metad_tunable_matters(p, 1));
+		CHECK(metad_tunable_matters(p, 2));
+		CHECK(!metad_tunable_matters(p, 0));
+	}
 	return check_done("test-metad");
 }
