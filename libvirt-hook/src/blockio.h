@@ -145,6 +145,7 @@ struct blockio_target {
 	/* filled in by blockio_config_resolve(): */
 	char *devnode;		/* the whole disk, e.g. "/dev/vdc" */
 	dev_t dev;		/* its device number */
+	bool netfs;		/* or: a file on a network filesystem (NFS...) */
 };
 
 /* One line for the kernel: a cap on one target. */
@@ -323,6 +324,8 @@ extern const struct blockio_host blockio_host_real;
  * disk under its filesystem (st_dev), a block device to itself (st_rdev),
  * a partition to its disk; then find that disk's node in /dev.  Two
  * targets on one disk are an error: the kernel keeps one rule per device.
+ * With libvirt_limits, an <iotune> on a file on a network filesystem is
+ * left out (netfs set, no rule): QEMU's own limit is all there is there.
  */
 int blockio_config_resolve(struct blockio_config *cfg,
 			   const struct blockio_host *host,

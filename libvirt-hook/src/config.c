@@ -1225,7 +1225,7 @@ void blockio_config_merge(struct blockio_config *cfg)
 
 		for (size_t u = 0; u < t && first; u++)
 			first = targets[u].dev != tg->dev;
-		if (!first)
+		if (!first || tg->netfs)	/* QEMU's <iotune> only */
 			continue;
 		bw = merged_limit(&old, tg->dev, BLOCKIO_BANDWIDTH);
 		iops = merged_limit(&old, tg->dev, BLOCKIO_IOPS);
@@ -1335,7 +1335,7 @@ void blockio_config_describe(const struct blockio_config *cfg, char *out,
 		return;
 	out[0] = '\0';
 	if (cfg->libvirt_limits && !cfg->nrules) {
-		appendf(out, outlen, &o, "not capped: no <blockio:limits> in <metadata>, and no <iotune> or <blkiotune> limit on a disk of type file or block");
+		appendf(out, outlen, &o, "not capped: no <blockio:limits> in <metadata>, and no <iotune> or <blkiotune> limit on a local disk (type file or block, not on a network filesystem)");
 		return;
 	}
 	if (!cfg->has_limits && !cfg->libvirt_limits) {

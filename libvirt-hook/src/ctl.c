@@ -171,6 +171,7 @@ static void human_bytes(uint64_t v, char *out, size_t len)
 /* Where a path lives: its whole host disk, or why not known. */
 struct place {
 	bool ok;
+	bool netfs;		/* a file on a network filesystem */
 	dev_t dev;
 	char node[256];
 	char why[1024];
@@ -191,6 +192,7 @@ static void locate(const struct blockio_host *host, const char *what,
 		pl->dev = t.dev;
 		snprintf(pl->node, sizeof(pl->node), "%s", t.devnode);
 	} else {
+		pl->netfs = t.netfs;
 		snprintf(pl->why, sizeof(pl->why), "%s", err.msg);
 	}
 	free(t.devnode);
@@ -558,6 +560,11 @@ static void warn_libvirt(struct check *c)
 		if (!d->source) {
 			warn(c, "%s: a disk of type '%s': its <iotune> stays QEMU's own limit, blockio cannot cap it",
 			     esc(d->dev, e1), esc(d->type, e2));
+			continue;
+		}
+		if (c->disks[i].netfs) {
+			warn(c, "%s: '%s' is on a network filesystem: its <iotune> stays QEMU's own limit, on the guest's requests; blockio cannot cap I/O that leaves this host as network traffic (the server that carries it can limit this host's traffic, all of its VMs together)",
+			     esc(d->dev, e1), esc(d->source, e2));
 			continue;
 		}
 		snprintf(what, sizeof(what), "%s: <iotune>", esc(d->dev, e1));

@@ -10,8 +10,14 @@
  *   whole disk     -> /dev/DEVNAME from /sys/dev/block/MAJ:MIN/uevent,
  *                     checked to be that very device
  *
- * Filesystems without a block device (tmpfs, overlayfs, NFS: major 0) have
- * nothing to throttle; the message says to name the device explicitly.
+ * A file on a filesystem without a block device of its own (major 0) is
+ * refused, with advice that depends on the filesystem (mountinfo): a
+ * network filesystem (NFS, CIFS, CephFS, ...) sends the I/O out as network
+ * traffic that no blockio rule on this host sees, so <iotune> or the
+ * server are the places to limit it; tmpfs writes reach no disk; btrfs,
+ * overlayfs and the like do sit on disks, which <blockio:device> names.
+ * With libvirt-limits, an <iotune> target on a network filesystem is left
+ * to QEMU (as a <disk type='network'> is) rather than refused.
  * All of it goes through struct blockio_host, which tests replace.
  */
 #include <errno.h>
@@ -140,6 +146,90 @@ int blockio_devnode(const struct blockio_host *host, dev_t dev, char *out,
 	return 0;
 }
 
+/* Network filesystems: their I/O leaves the host as network traffic. */
+static bool network_fstype(const char *type)
+{
+	static const char *const types[] = {
+		"nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "9p", "afs",
+		"lustre", "gpfs", "glusterfs", "fuse.glusterfs",
+		"fuse.ceph-fuse", "fuse.sshfs", "fuse.s3fs", NULL,
+	};
+
+	for (const char *const *t = types; *t; t++)
+		if (!strcmp(type, *t))
+			return true;
+	return false;
+}
+
+/*
+ * The filesystem type and source of the mount with device number @dev,
+ * from /proc/self/mountinfo ("36 25 0:52 / /mnt rw - nfs4 filer:/vms rw").
+ * false when it cannot be told.
+ */
+static bool mount_of(const struct blockio_host *host, dev_t dev,
+		     char type[256], char source[1024])
+{
+	const size_t size = 256 * 1024;
+	char want[32], *text = malloc(size), *line, *save = NULL;
+	bool found = false;
+
+	if (!text)
+		abort();
+	if (host->read_file(host->priv, "/proc/self/mountinfo", text, size)) {
+		free(text);
+		return false;
+	}
+	snprintf(want, sizeof(want), "%u:%u", major(dev), minor(dev));
+	for (line = strtok_r(text, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char id[16], parent[16], devnum[32], *sep;
+
+		if (sscanf(line, "%15s %15s %31s", id, parent, devnum) != 3 ||
+		    strcmp(devnum, want))
+			continue;
+		sep = strstr(line, " - ");
+		if (!sep)
+			continue;
+		found = sscanf(sep + 3, "%255s", type) == 1;
+		if (found && sscanf(sep + 3, "%*s %1023s", source) != 1)
+			strcpy(source, "none");
+	}
+	free(text);
+	return found;
+}
+
+/* @t's file is on @dev, a filesystem without a block device: why not. */
+static void nodev_error(const struct blockio_host *host,
+			struct blockio_target *t, dev_t dev,
+			struct blockio_error *err)
+{
+	char type[256], source[1024], esc[512], etype[256], esrc[512];
+
+	blockio_escape(t->path, esc, sizeof(esc));
+	if (!mount_of(host, dev, type, source)) {
+		blockio_error_set(err,
+				  "%s: '%s' is on a filesystem without a block device (%u:%u); cap the host disk with <blockio:device path='...'/>",
+				  t->element, esc, major(dev), minor(dev));
+		return;
+	}
+	blockio_escape(type, etype, sizeof(etype));
+	blockio_escape(source, esrc, sizeof(esrc));
+	if (network_fstype(type)) {
+		t->netfs = true;
+		blockio_error_set(err,
+				  "%s: '%s' is on a network filesystem (%s %s, %u:%u): its I/O leaves this host as network traffic, not block I/O, so blockio cannot cap it; use <iotune> in that <disk> (QEMU enforces it on the guest's requests), or limit the traffic at the server that carries it (there it is this host's traffic, all of its VMs together)",
+				  t->element, esc, etype, esrc, major(dev), minor(dev));
+	} else if (!strcmp(type, "tmpfs") || !strcmp(type, "ramfs")) {
+		blockio_error_set(err,
+				  "%s: '%s' is on %s (%u:%u), in memory: its writes reach no disk, so blockio has nothing to cap; move the image to a host disk to cap it",
+				  t->element, esc, etype, major(dev), minor(dev));
+	} else {
+		blockio_error_set(err,
+				  "%s: '%s' is on a filesystem without a single block device (%s from %s, %u:%u); cap the host disk under it with <blockio:device path='/dev/...'/>",
+				  t->element, esc, etype, esrc, major(dev), minor(dev));
+	}
+}
+
 int blockio_target_resolve(const struct blockio_host *host,
 			   struct blockio_target *t, struct blockio_error *err)
 {
@@ -148,6 +238,7 @@ int blockio_target_resolve(const struct blockio_host *host,
 	dev_t dev;
 	int rc;
 
+	t->netfs = false;
 	blockio_escape(t->path, esc, sizeof(esc));
 	rc = host->stat(host->priv, t->path, &st);
 	if (rc) {
@@ -166,9 +257,7 @@ int blockio_target_resolve(const struct blockio_host *host,
 		return -1;
 	}
 	if (!major(dev)) {
-		blockio_error_set(err,
-				  "%s: '%s' is on a filesystem without a block device (%u:%u); cap the host disk with <blockio:device path='...'/>",
-				  t->element, esc, major(dev), minor(dev));
+		nodev_error(host, t, dev, err);
 		return -1;
 	}
 	if (whole_disk(host, dev, &t->dev, err) ||
@@ -193,8 +282,15 @@ int blockio_config_resolve(struct blockio_config *cfg,
 	for (size_t i = 0; i < cfg->ntargets; i++) {
 		struct blockio_target *t = &cfg->targets[i];
 
-		if (blockio_target_resolve(host, t, err))
+		if (blockio_target_resolve(host, t, err)) {
+			/* libvirt's limits: QEMU's <iotune> stays the limit there */
+			if (cfg->libvirt_limits && t->netfs &&
+			    t->merge == BLOCKIO_MERGE_SUM) {
+				err->msg[0] = '\0';
+				continue;
+			}
 			return -1;
+		}
 		for (size_t j = 0; j < i && !cfg->libvirt_limits; j++) {
 			if (cfg->targets[j].dev != t->dev)
 				continue;

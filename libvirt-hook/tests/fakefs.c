@@ -27,7 +27,9 @@ static const struct node nodes[] = {
 	{ "/dev/null", S_IFCHR, 1, 3 },
 	{ "/var/lib/libvirt/images", S_IFDIR, 252, 32 },
 	{ "/var/lib/libvirt/images/*", S_IFREG, 252, 32 },
+	{ "/srv/btrfs/*", S_IFREG, 0, 60 },
 	{ "/srv/*", S_IFREG, 8, 17 },
+	{ "/var/lib/nova/mnt/*", S_IFREG, 0, 52 },
 	{ "/var/lib/nova/instances/*", S_IFREG, 8, 17 },
 	{ "/tmp/*", S_IFREG, 0, 45 },
 	{ "/etc/*", S_IFREG, 252, 1 },
@@ -56,6 +58,12 @@ static const struct file files[] = {
 	DISK(8, 16, "sdb"), PART(8, 17, "sdb1", 8, 16, 1),
 	PART(8, 18, "sdb2", 8, 16, 2),
 	DISK(254, 0, "dm-0"),
+	/* the filesystems without a block device of their own (major 0) */
+	{ "/proc/self/mountinfo",
+	  "22 1 252:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw\n"
+	  "45 22 0:45 / /tmp rw,nosuid,nodev shared:5 - tmpfs tmpfs rw,size=1g\n"
+	  "52 22 0:52 / /var/lib/nova/mnt/a8f3c1 rw,relatime shared:7 - nfs4 filer:/export/nova rw,vers=4.2\n"
+	  "60 22 0:60 /@vms /srv/btrfs rw,relatime shared:9 - btrfs /dev/sdb2 rw,space_cache=v2\n" },
 	{ NULL, NULL },
 };
 

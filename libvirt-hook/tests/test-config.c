@@ -432,7 +432,7 @@ static void test_documents(void)
 static void test_resolution(void)
 {
 	BAD_RESOLVE(LIMITS("<blockio:disk dev='vde' iops='1'/>"),
-		    "<blockio:disk dev='vde'>: '/tmp/t.img' is on a filesystem without a block device (0:45)");
+		    "<blockio:disk dev='vde'>: '/tmp/t.img' is on tmpfs (0:45), in memory: its writes reach no disk, so blockio has nothing to cap");
 	BAD_RESOLVE(LIMITS("<blockio:disk dev='vdh' iops='1'/>"),
 		    "<blockio:disk dev='vdh'>: cannot stat '/nope/x.img': No such file or directory");
 	BAD_RESOLVE(LIMITS("<blockio:device path='/dev/nonexistent' iops='1'/>"), "cannot stat");

@@ -180,6 +180,7 @@ static void bad_at(int line, const char *xml, const char *msg)
 #define OK(xml, want, describe) ok_at(__LINE__, &on, xml, want, describe)
 #define BAD(xml, msg) bad_at(__LINE__, xml, msg)
 #define IMG "/var/lib/libvirt/images/"
+#define NFS "/var/lib/nova/mnt/a8f3c1/"
 
 static void test_iotune(void)
 {
@@ -199,7 +200,7 @@ static void test_iotune(void)
 	   "bandwidth /dev/vdc:1048576:0", NULL);
 	/* bursts, lengths, size_iops_sec alone: nothing blockio maps */
 	OK(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec_max>1048576</total_bytes_sec_max><size_iops_sec>4096</size_iops_sec>")),
-	   "", "not capped: no <blockio:limits> in <metadata>, and no <iotune> or <blkiotune> limit on a disk of type file or block");
+	   "", "not capped: no <blockio:limits> in <metadata>, and no <iotune> or <blkiotune> limit on a local disk (type file or block, not on a network filesystem)");
 	/* zero is libvirt's "no limit" */
 	OK(domain("", "", DISK("vda", IMG "a", "<total_bytes_sec>0</total_bytes_sec><total_iops_sec>50</total_iops_sec>")),
 	   "iops /dev/vdc:50:0", NULL);
@@ -224,6 +225,14 @@ static void test_iotune(void)
 	OK(domain("", "", "<disk type='network' device='disk'><source protocol='rbd' name='p/v'/>"
 			  "<target dev='vda' bus='virtio'/><iotune><total_bytes_sec>1048576</total_bytes_sec></iotune></disk>"),
 	   "", NULL);
+	/* so does a file on NFS (Nova's NFS volumes): its I/O leaves as NFS
+	 * traffic; a local disk beside it is still capped */
+	OK(domain("", "", DISK("vda", NFS "a", "<total_bytes_sec>1048576</total_bytes_sec>")),
+	   "", "not capped: no <blockio:limits> in <metadata>, and no <iotune> or <blkiotune> limit on a local disk (type file or block, not on a network filesystem)");
+	OK(domain("", "", DISK("vda", NFS "a", "<total_bytes_sec>1048576</total_bytes_sec>")
+			  DISK("vdb", IMG "b", "<total_iops_sec>70</total_iops_sec>")
+			  DISK("vdc", NFS "c", "<total_iops_sec>90</total_iops_sec>")),
+	   "iops /dev/vdc:70:0", "capped: <iotune> of disk 'vdb' on /dev/vdc: iops 70/s");
 	/* <blockio:limits> decides alone */
 	OK(domain("<blockio:limits xmlns:blockio='" BLOCKIO_NS_URI "'><blockio:disk dev='vda' iops='9'/></blockio:limits>", "",
 		  DISK("vda", IMG "a", "<total_bytes_sec>1048576</total_bytes_sec>")),
@@ -242,7 +251,9 @@ static void test_iotune(void)
 	BAD(domain("", "", DISK("vda", "/nonexistent/a", "<total_bytes_sec>5</total_bytes_sec>")),
 	    "<iotune> of disk 'vda': cannot stat");
 	BAD(domain("", "", DISK("vda", "/tmp/a", "<total_bytes_sec>5</total_bytes_sec>")),
-	    "<iotune> of disk 'vda': '/tmp/a' is on a filesystem without a block device");
+	    "<iotune> of disk 'vda': '/tmp/a' is on tmpfs (0:45), in memory: its writes reach no disk");
+	BAD(domain("", "", DISK("vda", "/srv/btrfs/a", "<total_bytes_sec>5</total_bytes_sec>")),
+	    "'/srv/btrfs/a' is on a filesystem without a single block device (btrfs from /dev/sdb2, 0:60); cap the host disk under it with <blockio:device path='/dev/...'/>");
 	BAD("<domain><name>n</name><devices>" DISK("vda", IMG "a", "<total_bytes_sec>5</total_bytes_sec>") "</devices></domain>",
 	    "needs a <name> and a <uuid>");
 }
