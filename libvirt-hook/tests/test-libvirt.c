@@ -289,22 +289,25 @@ static void test_blkiotune(void)
 }
 
 /*
- * Mutants of corpus/nova-iotune.xml (bytes replaced, dropped or
- * doubled, digits sprinkled into values): whatever the parser makes of
- * them, ASan/UBSan stay quiet, an accepted domain has only rules in
- * range, each on a target, and a refusal is one line.
+ * Mutants of a domain XML (bytes replaced, dropped or doubled, digits
+ * sprinkled into values), half of them within 160 bytes after @anchor:
+ * whatever the parser makes of them, ASan/UBSan stay quiet, an accepted
+ * domain has only rules in range, each on a target, and a refusal is one
+ * line.  corpus/nova-iotune.xml (Nova: <iotune> in every disk) and
+ * ctl/ovirt-blkiotune.xml (<blkiotune><device> beside an <iotune> and a
+ * network disk), with libvirt-limits = yes.
  */
-static void test_mutants(void)
+static void mutants(const char *file, const char *anchor, int n, unsigned seed)
 {
 	static const char digits[] = "0123456789<>/'&-x ";
 	char path[512], *base, *m;
 	size_t len, mlen;
-	unsigned seed = 13, accepted = 0, refused = 0;
+	unsigned accepted = 0, refused = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/tests/corpus/nova-iotune.xml", SRCDIR);
+	snprintf(path, sizeof(path), "%s/tests/%s", SRCDIR, file);
 	f = fopen(path, "r");
-	CHECK(f != NULL);
+	CHECKF(f != NULL, "%s", path);
 	if (!f)
 		return;
 	base = malloc(65536);
@@ -314,7 +317,8 @@ static void test_mutants(void)
 	len = fread(base, 1, 65535, f);
 	fclose(f);
 	base[len] = '\0';
-	for (int i = 0; i < 3000; i++) {
+	CHECKF(strstr(base, anchor) != NULL, "%s has no %s", file, anchor);
+	for (int i = 0; i < n; i++) {
 		struct blockio_config cfg;
 		struct blockio_error err = { "" };
 		bool ok = true;
@@ -326,10 +330,10 @@ static void test_mutants(void)
 			size_t at;
 
 			seed = seed * 1103515245u + 12345u;
-			/* mostly inside <iotune>, where the values are */
+			/* half of them near the anchor, where the values are */
 			at = (seed >> 8) % mlen;
 			if (i % 2) {
-				const char *io = strstr(m, "<iotune>");
+				const char *io = strstr(m, anchor);
 
 				if (io)
 					at = (size_t)(io - m) + (seed >> 4) % 160;
@@ -355,24 +359,36 @@ static void test_mutants(void)
 			rc = blockio_config_resolve(&cfg, &fake_host, &err);
 		if (rc) {
 			refused++;
-			CHECKF(err.msg[0] && !strchr(err.msg, '\n'), "mutant %d: '%s'", i, err.msg);
+			CHECKF(err.msg[0] && !strchr(err.msg, '\n'), "%s mutant %d: '%s'",
+			       file, i, err.msg);
 		} else {
 			accepted++;
 			for (size_t r = 0; r < cfg.nrules; r++) {
 				const struct blockio_rule *rule = &cfg.rules[r];
 
 				ok &= rule->limit > 0 && rule->target < cfg.ntargets &&
+				      cfg.targets[rule->target].devnode &&
 				      rule->limit <= (rule->kind == BLOCKIO_BANDWIDTH ?
 						      BLOCKIO_BANDWIDTH_MAX : BLOCKIO_IOPS_MAX);
 			}
-			CHECKF(ok, "mutant %d: a rule out of range", i);
+			CHECKF(ok, "%s mutant %d: a rule out of range or on no host disk",
+			       file, i);
 		}
 		blockio_config_free(&cfg);
 	}
-	printf("test-libvirt: 3000 mutants of nova-iotune.xml, %u accepted, %u refused\n",
+	printf("test-libvirt: %d mutants of %s, %u accepted, %u refused\n",
+	       n, file, accepted, refused);
+	/* both outcomes happen, or the mutation misses what it aims at */
+	CHECKF(accepted && refused, "%s: %u accepted, %u refused", file,
 	       accepted, refused);
 	free(base);
 	free(m);
+}
+
+static void test_mutants(void)
+{
+	mutants("corpus/nova-iotune.xml", "<iotune>", 3000, 13);
+	mutants("ctl/ovirt-blkiotune.xml", "<blkiotune>", 3000, 15);
 }
 
 int main(void)
