@@ -95,6 +95,39 @@ static void test_hookconf_load(void)
 	rmdir(dir);
 }
 
+/*
+ * The hook.conf the package installs (a conffile): every setting at its
+ * default, and an admin who edits its one line gets what the comment says.
+ */
+static void test_hookconf_shipped(void)
+{
+	struct blockio_paths paths = blockio_paths_default;
+	struct blockio_options o = { .libvirt_limits = true };
+	struct blockio_error err = { "" };
+	static const char off[] = "\nlibvirt-limits = no\n";
+	char text[8192], edited[8200], *line;
+	size_t n;
+	FILE *f;
+
+	paths.hookconf = SRCDIR "/hook.conf";
+	CHECKF(blockio_hookconf_load(&paths, &o, &err) == 0, "%s", err.msg);
+	CHECK(!o.libvirt_limits);
+	f = fopen(paths.hookconf, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	line = strstr(text, off);
+	CHECK(line != NULL);
+	if (!line)
+		return;
+	snprintf(edited, sizeof(edited), "%.*s\nlibvirt-limits = yes\n%s",
+		 (int)(line - text), text, line + strlen(off));
+	conf_ok(__LINE__, edited, true);
+}
+
 /* ---- the mapping ---------------------------------------------------------- */
 
 static void test_cap(void)
@@ -395,6 +428,7 @@ int main(void)
 {
 	test_hookconf();
 	test_hookconf_load();
+	test_hookconf_shipped();
 	test_cap();
 	test_iotune();
 	test_blkiotune();
