@@ -2,9 +2,13 @@
 # One sample of nested-test/run-scenario: parses the files given on the
 # command line, each preceded by assignments saying what it is
 # (k=KIND, and vm=NAME for a VM's files), appends one JSON object to OUT
-# and prints one summary line per VM on stdout for the shell:
-#   S VM BOOTED DONE BLOCKIO_DISP_BYTES BLOCKIO_DISP_IOS TRACE_BYTES TRACE_REQS GUEST_BYTES GUEST_OPS MEMCG_DIRTY HELD_BYTES FSYNC_MS
-# (-1 where a meter is missing), then "M L1_DIRTY+WRITEBACK_KIB". Variables: t (seconds since the phase
+# and prints for the shell (nested-test/lib/meters.sh) one line of named
+# fields per VM:
+#   vm=NAME booted=0|1 done=0|1 disp_bytes= disp_ios= (blockio.stat minus
+#   what kiothrottled holds) trace_bytes= trace_reqs= guest_bytes= guest_ops=
+#   dirty= (memcg dirty + writeback bytes) held= (bytes held) fsync_ms=
+# (-1 where a meter is missing), then L1's own: "dirty_kib=N" (Dirty +
+# Writeback of /proc/meminfo). Variables: t (seconds since the phase
 # began), out, maj, min (the images disk), vms ("NAME=/blockio/cgroup/path
 # ..."; "-" for a VM without a blockio cgroup).
 #
@@ -126,7 +130,8 @@ END {
 			s = s sprintf(",\"guest\":{\"t\":%s,\"bytes\":%s,\"ops\":%s,\"fsync_ms\":%s}",
 				num(g_t[v]), num(g_bytes[v]), num(g_ops[v]), num(g_fsync[v]))
 		s = s "}"
-		printf "S %s %d %d %s %s %s %s %s %s %s %s %s\n", v, booted[v] + 0, done[v] + 0,
+		printf "vm=%s booted=%d done=%d disp_bytes=%s disp_ios=%s trace_bytes=%s trace_reqs=%s guest_bytes=%s guest_ops=%s dirty=%s held=%s fsync_ms=%s\n",
+			v, booted[v] + 0, done[v] + 0,
 			(v in b_wbytes) ? b_wbytes[v] - h_bytes[cg] : -1,
 			(v in b_ios) ? b_ios[v] - h_bios[cg] : -1,
 			(v in tr_bytes) ? tr_bytes[v] : -1, (v in tr_reqs) ? tr_reqs[v] : -1,
@@ -137,5 +142,5 @@ END {
 	}
 	s = s "}}"
 	print s >> out
-	printf "M %d\n", mem["Dirty:"] + mem["Writeback:"]
+	printf "dirty_kib=%d\n", mem["Dirty:"] + mem["Writeback:"]
 }
