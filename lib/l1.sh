@@ -2,8 +2,8 @@
 # Shell helpers for what runs inside the L1: the tests (tests/common.rc
 # sources this file) and the nested scenario (nested-test/run-scenario,
 # which runs from a private copy in /tmp and takes this file with it).
-# One place for each: waiting, virsh, a disk's MAJOR:MINOR, the hook's units,
-# and the domain XML of an L2 guest. Definitions only, no side effects;
+# One place for each: waiting, virsh, a disk's MAJOR:MINOR, the images
+# filesystem, the hook's units, and the domain XML of an L2 guest. Definitions only, no side effects;
 # never call the 'test' builtin here (a test file defines test()).
 # shellcheck shell=bash
 
@@ -30,6 +30,33 @@ _libvirtd_up() { _virsh version >/dev/null 2>&1; }
 # _devnum DEV: MAJOR:MINOR of a block device (the whole disk as given).
 _devnum() {
 	printf '%d:%d' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"
+}
+
+# _mkfs_ext4 DEV [OPTION...]: ext4 with its inode tables and journal written
+# now, not later by ext4lazyinit: a kernel thread's writes to the disk would
+# count in the device meter (_dev_written, the trace meter) as if the tenant
+# had written them.
+_mkfs_ext4() {
+	local dev=$1
+	shift
+	mkfs.ext4 -qF -E lazy_itable_init=0,lazy_journal_init=0 "$@" "$dev"
+}
+
+# _images_fs DEV DIR: DIR is the L2 images filesystem, ext4 on DEV (made
+# by _mkfs_ext4 unless DIR is mounted already, as the hook, migrate and
+# nested groups share it within one boot); non-zero, saying why, if DIR is
+# mounted from another device.
+_images_fs() {
+	local src
+	mkdir -p "$2"
+	if ! mountpoint -q "$2"; then
+		if ! { _mkfs_ext4 "$1" && mount "$1" "$2"; }; then
+			echo "cannot make ext4 on $1 at $2" >&2
+			return 1
+		fi
+	fi
+	src=$(findmnt -no SOURCE "$2")
+	[[ $src == "$1" ]] || { echo "$2 is mounted from $src, not $1" >&2; return 1; }
 }
 
 # Quoted replacements: bash 5.2 expands an unquoted '&' to the match.

@@ -6,16 +6,11 @@
 # it wrote. Uses: DEV IMAGES VMS NEIGHBOUR, say.
 # shellcheck shell=bash
 
-# The images filesystem: ext4 on DEV at IMAGES (shared with tests/hook).
+# The images filesystem: ext4 on DEV at IMAGES (_images_fs, lib/l1.sh;
+# shared with tests/hook and tests/migrate).
 setup_images_fs() {
-	mkdir -p "$IMAGES"
-	if mountpoint -q "$IMAGES"; then
-		[[ $(findmnt -no SOURCE "$IMAGES") == "$DEV" ]] ||
-			{ say "$IMAGES is mounted from $(findmnt -no SOURCE "$IMAGES"), not $DEV"; return 1; }
-	else
-		mkfs.ext4 -qF "$DEV"
-		mount "$DEV" "$IMAGES"
-	fi
+	local err
+	err=$(_images_fs "$DEV" "$IMAGES" 2>&1) || { say "$err"; return 1; }
 }
 
 # Image sizes: the neighbour twice a capped guest, 1.5 GiB in all at most
