@@ -3,8 +3,9 @@
 # sources this file) and the nested scenario (nested-test/run-scenario,
 # which runs from a private copy in /tmp and takes this file with it).
 # One place for each: waiting, virsh, a disk's MAJOR:MINOR, the images
-# filesystem, the hook's units, and the domain XML of an L2 guest. Definitions only, no side effects;
-# never call the 'test' builtin here (a test file defines test()).
+# filesystem, the hook's units, and the domain XML of an L2 guest.
+# Definitions only, no side effects; never call the 'test' builtin here (a
+# test file defines test()).
 # shellcheck shell=bash
 
 BLOCKIO_L2_DIR=${BLOCKIO_L2_DIR:-/var/lib/blockio/l2}
