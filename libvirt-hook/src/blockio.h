@@ -279,6 +279,8 @@ struct blockio_disk {
 	bool chain_known;	/* a <backingStore> element is present */
 	size_t nbacking;
 	char **backing;		/* file/block sources of the chain, in order */
+	char *backing_other;	/* type of a backing store that is neither
+				 * (network, volume...): the chain ends there */
 	char *iotune;		/* "total_bytes_sec=1048576, ..."; NULL */
 };
 
@@ -338,6 +340,20 @@ int blockio_config_resolve(struct blockio_config *cfg,
  */
 int blockio_target_resolve(const struct blockio_host *host,
 			   struct blockio_target *t, struct blockio_error *err);
+
+/*
+ * The backing chain of every capped disk, as libvirt lists it in the XML it
+ * gives start and restore (<backingStore>; prepare's XML has none yet):
+ * QEMU reads each backing file, so each must be on a host disk that the
+ * domain caps, or those reads would go uncapped; -1 with a message that
+ * names the file, its host disk and what to do.  A backing store that is
+ * not a file or block device (network) is refused the same way.
+ * Called after blockio_config_resolve().
+ */
+int blockio_check_backing(const struct blockio_host *host,
+			  const struct blockio_config *cfg,
+			  const struct blockio_domain_io *io,
+			  struct blockio_error *err);
 
 /* The /dev node of whole disk or partition @dev, e.g. for deleting a rule. */
 int blockio_devnode(const struct blockio_host *host, dev_t dev,
@@ -513,12 +529,16 @@ int blockio_release_xml(const struct blockio_paths *paths, const char *xml,
 
 /*
  * What prepare, start and restore check on this host after parsing: every
- * target's host disk and, with caps, the blockio controller and its mount.
- * blockioctl check calls it too, so it refuses exactly what they refuse.
+ * target's host disk, the backing chains of capped disks when @io (the
+ * same XML's disks) is given, and, with caps, the blockio controller and
+ * its mount.  blockioctl check calls it too, so it refuses exactly what
+ * they refuse.
  */
 int blockio_check_host(const struct blockio_paths *paths,
 		       const struct blockio_host *host,
-		       struct blockio_config *cfg, struct blockio_error *err);
+		       struct blockio_config *cfg,
+		       const struct blockio_domain_io *io,
+		       struct blockio_error *err);
 
 /* What the hook says, and the exit status it returns to libvirt. */
 struct blockio_hook_result {

@@ -357,8 +357,15 @@ static void read_disk(struct parse *p, xmlNodePtr node, struct blockio_disk *d)
 			break;
 		d->chain_known = true;
 		src = node_source(p, bs);
-		if (!src)
-			break;	/* <backingStore/>: the end of the chain */
+		if (!src) {
+			/* <backingStore/> ends the chain; a network one does not */
+			d->backing_other = xpath_string(p, bs, "string(@type)");
+			if (d->backing_other && !d->backing_other[0]) {
+				free(d->backing_other);
+				d->backing_other = NULL;
+			}
+			break;
+		}
 		d->backing = xrealloc(d->backing, (d->nbacking + 1) * sizeof(char *));
 		d->backing[d->nbacking++] = src;
 	}
@@ -424,6 +431,7 @@ void blockio_domain_io_free(struct blockio_domain_io *io)
 		for (size_t j = 0; j < d->nbacking; j++)
 			free(d->backing[j]);
 		free(d->backing);
+		free(d->backing_other);
 		free(d->iotune);
 	}
 	free(io->disks);

@@ -16,10 +16,12 @@
  *    caps: the kernel caps a cgroup (a VM) per host disk, so that cap is
  *    shared; two caps on one host disk are refused by the hook, and check
  *    says which single cap would cover both;
- *  - a backing file of a capped disk on another host disk, which the hook
- *    does not cap: from <backingStore> when the XML has the chain (live
- *    and status XMLs do), else from `qemu-img info --backing-chain` when
- *    qemu-img is installed, else a warning that it cannot tell;
+ *  - a backing file of a capped disk on another host disk that nothing
+ *    caps, when the XML has no <backingStore> (an inactive XML; the hook's
+ *    start sees libvirt's chain and refuses such a domain, and so does the
+ *    verdict here when the chain is in the XML): from `qemu-img info
+ *    --backing-chain` when qemu-img is installed, else a warning that it
+ *    cannot tell;
  *  - libvirt's <iotune> on a capped disk, <blkiotune><device> on a capped
  *    host disk: two limits on the same I/O, the lower wins.
  *
@@ -409,7 +411,16 @@ static int qemu_img_chain(const char *qemu_img, const char *path,
 	return 0;
 }
 
-/* One backing file of disk @d (target @t): on the capped host disk? */
+/* Does a target of the domain cap host disk @dev? */
+static bool capped_elsewhere(const struct check *c, dev_t dev)
+{
+	for (size_t t = 0; t < c->cfg.ntargets; t++)
+		if (c->targets[t].ok && c->targets[t].dev == dev)
+			return true;
+	return false;
+}
+
+/* One backing file of disk @d (target @t): on a capped host disk? */
 static void check_backing(struct check *c, size_t t,
 			  const struct blockio_disk *d, const char *file,
 			  const char *from)
@@ -422,8 +433,8 @@ static void check_backing(struct check *c, size_t t,
 		warn(c, "%s: cannot find the host disk of backing file '%s' (%s): %s; if it is not on %s, its reads are not capped",
 		     esc(d->dev, e1), esc(file, e2), from, pl.why,
 		     c->targets[t].node);
-	else if (pl.dev != c->targets[t].dev)
-		warn(c, "%s: backing file '%s' (%s) is on %s (%u:%u), not on %s: QEMU's reads of it are not capped; cap that host disk too with <blockio:device path='%s'/>",
+	else if (pl.dev != c->targets[t].dev && !capped_elsewhere(c, pl.dev))
+		warn(c, "%s: backing file '%s' (%s) is on %s (%u:%u), not on %s: QEMU's reads of it would not be capped, and the hook's start refuses the domain so; cap that host disk too with <blockio:device path='%s'/>",
 		     esc(d->dev, e1), esc(file, e2), from, pl.node,
 		     major(pl.dev), minor(pl.dev), c->targets[t].node, pl.node);
 }
@@ -440,12 +451,9 @@ static void warn_backing(struct check *c)
 
 		if (!d || !c->targets[t].ok)
 			continue;
-		if (d->chain_known) {
-			for (size_t i = 0; i < d->nbacking; i++)
-				check_backing(c, t, d, d->backing[i],
-					      "<backingStore> in the domain XML");
+		/* a chain in the XML is the hook's to judge: the verdict */
+		if (d->chain_known)
 			continue;
-		}
 		if (!d->format || !strcmp(d->format, "raw"))
 			continue;	/* raw images have no backing file */
 		if (!c->env->qemu_img) {
@@ -601,7 +609,8 @@ static void run_check(struct check *c, const char *xml, size_t len)
 	}
 
 	/* the verdict: what prepare runs, nothing else (it may merge targets) */
-	if (blockio_check_host(c->env->paths, c->env->host, &c->cfg, &err))
+	if (blockio_check_host(c->env->paths, c->env->host, &c->cfg, &c->io,
+			       &err))
 		snprintf(c->error, sizeof(c->error), "%s", err.msg);
 	c->targets = xcalloc(cfg->ntargets, sizeof(*c->targets));
 	for (size_t t = 0; t < cfg->ntargets; t++)

@@ -150,6 +150,7 @@ int blockio_ctl_set(const struct blockio_ctl_env *env, const char *uri,
 		    const char *domain, int n, char *const *specs)
 {
 	struct blockio_error err = { "" };
+	struct blockio_domain_io io;
 	struct blockio_config cfg;
 	char body[BODY_MAX], why[1024], what[2048], dom[256];
 	const char *args[16];
@@ -189,12 +190,15 @@ int blockio_ctl_set(const struct blockio_ctl_env *env, const char *uri,
 			dom, err.msg);
 		goto out;
 	}
-	if (blockio_check_host(env->paths, env->host, &cfg, &err)) {
+	if (blockio_domain_io_parse(cand, clen, &io, &err) ||
+	    blockio_check_host(env->paths, env->host, &cfg, &io, &err)) {
 		fprintf(stderr, "blockioctl: set '%s': refused, nothing changed: %s\n",
 			dom, err.msg);
+		blockio_domain_io_free(&io);
 		blockio_config_free(&cfg);
 		goto out;
 	}
+	blockio_domain_io_free(&io);
 	blockio_config_describe(&cfg, what, sizeof(what));
 	blockio_config_free(&cfg);
 

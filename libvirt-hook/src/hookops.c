@@ -59,12 +59,15 @@ static const struct {
 
 int blockio_check_host(const struct blockio_paths *paths,
 		       const struct blockio_host *host,
-		       struct blockio_config *cfg, struct blockio_error *err)
+		       struct blockio_config *cfg,
+		       const struct blockio_domain_io *io,
+		       struct blockio_error *err)
 {
 	char mount[PATH_MAX];
 
 	/* the order of started: host disks, then the hierarchy */
 	return blockio_config_resolve(cfg, host, err) ||
+	       (io && blockio_check_backing(host, cfg, io, err)) ||
 	       (cfg->nrules &&
 		blockio_find_mount(paths, mount, sizeof(mount), err)) ? -1 : 0;
 }
@@ -78,13 +81,17 @@ static int validate(const struct blockio_paths *paths,
 		    size_t len, bool resolve, char *what, size_t whatlen,
 		    struct blockio_error *err)
 {
+	struct blockio_domain_io io;
 	struct blockio_config cfg;
 	int ret = 0;
 
 	if (blockio_config_parse_host(paths, xml, len, &cfg, err))
 		return -1;
-	if (resolve && blockio_check_host(paths, host, &cfg, err))
+	if (resolve && (blockio_domain_io_parse(xml, len, &io, err) ||
+			blockio_check_host(paths, host, &cfg, &io, err)))
 		ret = -1;
+	if (resolve)
+		blockio_domain_io_free(&io);
 	if (!ret)
 		blockio_config_describe(&cfg, what, whatlen);
 	blockio_config_free(&cfg);

@@ -306,3 +306,72 @@ int blockio_config_resolve(struct blockio_config *cfg,
 		blockio_config_merge(cfg);
 	return 0;
 }
+
+/* Is there a target on host disk @dev (it then has a rule: see blockio.h)? */
+static bool capped_disk(const struct blockio_config *cfg, dev_t dev)
+{
+	for (size_t i = 0; i < cfg->ntargets; i++)
+		if (!cfg->targets[i].netfs && cfg->targets[i].dev == dev)
+			return true;
+	return false;
+}
+
+static int check_chain(const struct blockio_host *host,
+		       const struct blockio_config *cfg,
+		       const struct blockio_target *t,
+		       const struct blockio_disk *d, struct blockio_error *err)
+{
+	char esc[512], node[512];
+
+	if (d->backing_other) {
+		blockio_escape(d->backing_other, esc, sizeof(esc));
+		blockio_error_set(err,
+				  "%s: its backing chain goes on in a '%s' backing store, whose reads blockio cannot cap; flatten the image onto a host disk (qemu-img convert) or limit that disk with <iotune>",
+				  t->element, esc);
+		return -1;
+	}
+	for (size_t j = 0; j < d->nbacking; j++) {
+		struct blockio_target b = { .element = t->element,
+					    .path = d->backing[j] };
+		bool capped;
+
+		if (blockio_target_resolve(host, &b, err)) {
+			char why[sizeof(err->msg)];
+
+			snprintf(why, sizeof(why), "%s", err->msg);
+			blockio_error_set(err, "backing file of %s", why);
+			free(b.devnode);
+			return -1;
+		}
+		capped = b.dev == t->dev || capped_disk(cfg, b.dev);
+		snprintf(node, sizeof(node), "%s", b.devnode);
+		free(b.devnode);
+		if (capped)
+			continue;
+		blockio_escape(d->backing[j], esc, sizeof(esc));
+		blockio_error_set(err,
+				  "%s: backing file '%s' is on host disk %s (%u:%u), not on %s, and nothing caps that disk: QEMU's reads of it would not be capped; cap it too with <blockio:device path='%s'/>, or flatten the image onto %s (qemu-img convert)",
+				  t->element, esc, node, major(b.dev), minor(b.dev),
+				  t->devnode, node, t->devnode);
+		return -1;
+	}
+	return 0;
+}
+
+int blockio_check_backing(const struct blockio_host *host,
+			  const struct blockio_config *cfg,
+			  const struct blockio_domain_io *io,
+			  struct blockio_error *err)
+{
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		const struct blockio_target *t = &cfg->targets[i];
+
+		if (!t->disk || t->netfs)
+			continue;
+		for (size_t k = 0; k < io->ndisks; k++)
+			if (!strcmp(io->disks[k].dev, t->disk) &&
+			    check_chain(host, cfg, t, &io->disks[k], err))
+				return -1;
+	}
+	return 0;
+}

@@ -343,6 +343,69 @@ static void test_prepare(void)
 	check_uncapped_starts();
 }
 
+/* A qcow2 vda on vdc whose backing chain libvirt listed (start's XML). */
+#define CHAINED(limits, backing)                                           \
+	"<domain type='kvm'><name>vm1</name><uuid>" UUID "</uuid>"         \
+	"<metadata><blockio:limits " NS ">" limits "</blockio:limits>"     \
+	"</metadata><devices><disk type='file' device='disk'>"             \
+	"<driver name='qemu' type='qcow2'/>"                               \
+	"<source file='/var/lib/libvirt/images/vm1.qcow2'/>" backing       \
+	"<target dev='vda' bus='virtio'/></disk></devices></domain>"
+#define BACKING(file, rest)                                                \
+	"<backingStore type='file'><format type='qcow2'/>"                 \
+	"<source file='" file "'/>" rest "</backingStore>"
+#define VDA_CAP "<blockio:disk dev='vda' bandwidth='8MiB/s'/>"
+
+/*
+ * start and restore get the backing chain from libvirt: every backing file
+ * on a host disk the domain caps, or refused, naming file, disk and remedy.
+ */
+static void test_backing(void)
+{
+	static const char same_disk[] = CHAINED(VDA_CAP,
+		BACKING("/var/lib/libvirt/images/base.qcow2", "<backingStore/>"));
+	static const char other_disk[] = CHAINED(VDA_CAP,
+		BACKING("/var/lib/libvirt/images/mid.qcow2",
+			BACKING("/srv/base.qcow2", "<backingStore/>")));
+	static const char other_capped[] = CHAINED(
+		VDA_CAP "<blockio:device path='/dev/sdb' bandwidth='8MiB/s'/>",
+		BACKING("/srv/base.qcow2", "<backingStore/>"));
+	static const char on_nfs[] = CHAINED(VDA_CAP,
+		BACKING("/var/lib/nova/mnt/a8f3c1/base.qcow2", "<backingStore/>"));
+	static const char missing[] = CHAINED(VDA_CAP,
+		BACKING("/nonexistent/base.qcow2", "<backingStore/>"));
+	static const char network[] = CHAINED(VDA_CAP,
+		"<backingStore type='network'><format type='raw'/>"
+		"<source protocol='nbd' name='base'><host name='nbd.example'/>"
+		"</source></backingStore>");
+	static const char *const ops[] = { "start", "restore" };
+	struct blockio_hook_result res;
+
+	host_ok();
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		run(ops[i], same_disk, &res);
+		CHECKF(res.status == 0, "%s, backing on the capped disk: %s", ops[i], res.out);
+		run(ops[i], other_capped, &res);
+		CHECKF(res.status == 0, "%s, backing on a capped disk: %s", ops[i], res.out);
+
+		run(ops[i], other_disk, &res);
+		CHECKF(res.status == 1, "%s, backing on an uncapped disk exits %d", ops[i], res.status);
+		CHECK_STR(res.out, "blockio: <blockio:disk dev='vda'>: backing file '/srv/base.qcow2' is on host disk /dev/sdb (8:16), not on /dev/vdc, and nothing caps that disk: QEMU's reads of it would not be capped; cap it too with <blockio:device path='/dev/sdb'/>, or flatten the image onto /dev/vdc (qemu-img convert)");
+		run(ops[i], on_nfs, &res);
+		CHECK(res.status == 1);
+		CHECK_CONTAINS(res.out, "blockio: backing file of <blockio:disk dev='vda'>: '/var/lib/nova/mnt/a8f3c1/base.qcow2' is on a network filesystem");
+		run(ops[i], missing, &res);
+		CHECK(res.status == 1);
+		CHECK_STR(res.out, "blockio: backing file of <blockio:disk dev='vda'>: cannot stat '/nonexistent/base.qcow2': No such file or directory");
+		run(ops[i], network, &res);
+		CHECK(res.status == 1);
+		CHECK_STR(res.out, "blockio: <blockio:disk dev='vda'>: its backing chain goes on in a 'network' backing store, whose reads blockio cannot cap; flatten the image onto a host disk (qemu-img convert) or limit that disk with <iotune>");
+	}
+	/* migrate only validates: the destination's start judges its own disks */
+	run("migrate", other_disk, &res);
+	CHECK(res.status == 0);
+}
+
 static void test_quiet_ops(void)
 {
 	static const char *const ops[] = { "attach", "shutdown", "", "reconnectx" };
@@ -383,6 +446,7 @@ int main(void)
 
 	test_reconnect();
 	test_prepare();
+	test_backing();
 	test_quiet_ops();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
