@@ -321,7 +321,7 @@ static int check_chain(const struct blockio_host *host,
 		       const struct blockio_target *t,
 		       const struct blockio_disk *d, struct blockio_error *err)
 {
-	char esc[512], node[512];
+	char esc[512];
 
 	if (d->backing_other) {
 		blockio_escape(d->backing_other, esc, sizeof(esc));
@@ -333,7 +333,6 @@ static int check_chain(const struct blockio_host *host,
 	for (size_t j = 0; j < d->nbacking; j++) {
 		struct blockio_target b = { .element = t->element,
 					    .path = d->backing[j] };
-		bool capped;
 
 		if (blockio_target_resolve(host, &b, err)) {
 			char why[sizeof(err->msg)];
@@ -343,16 +342,16 @@ static int check_chain(const struct blockio_host *host,
 			free(b.devnode);
 			return -1;
 		}
-		capped = b.dev == t->dev || capped_disk(cfg, b.dev);
-		snprintf(node, sizeof(node), "%s", b.devnode);
-		free(b.devnode);
-		if (capped)
+		if (b.dev == t->dev || capped_disk(cfg, b.dev)) {
+			free(b.devnode);
 			continue;
+		}
 		blockio_escape(d->backing[j], esc, sizeof(esc));
 		blockio_error_set(err,
 				  "%s: backing file '%s' is on host disk %s (%u:%u), not on %s, and nothing caps that disk: QEMU's reads of it would not be capped; cap it too with <blockio:device path='%s'/>, or flatten the image onto %s (qemu-img convert)",
-				  t->element, esc, node, major(b.dev), minor(b.dev),
-				  t->devnode, node, t->devnode);
+				  t->element, esc, b.devnode, major(b.dev),
+				  minor(b.dev), t->devnode, b.devnode, t->devnode);
+		free(b.devnode);
 		return -1;
 	}
 	return 0;
