@@ -19,7 +19,10 @@ STACK_RE='Call Trace:|page allocation failure'
 # the three lines before it (a stack dump's header: what failed, CPU,
 # hardware) and the four after it (its first frames); at most 40 lines.
 splat_context() {
-	awk -v re="$1" -v last=-1 '
+	# the expression from the environment: awk -v would take its
+	# backslashes as escapes
+	SPLAT_CONTEXT_RE=$1 awk -v last=-1 '
+		BEGIN { re = ENVIRON["SPLAT_CONTEXT_RE"] }
 		$0 ~ re {
 			for (i = n - 3; i < n; i++) if (i >= 0 && i > last) print h[i % 4]
 			print; last = n; after = 4
