@@ -9,11 +9,17 @@
 # shellcheck disable=SC2034 # used by the scripts that source this file
 SPLAT_RE='[a-z0-9]+: [0-9a-f]{4} \[#[0-9]+\]|WARNING: CPU:|WARNING: at |BUG:|kernel BUG at|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked for more than|INFO: rcu_[a-z]+ (self-)?detected (expedited )?stall|hard LOCKUP|Oops:|Kernel panic|general protection fault'
 
-# Any other stack dump the kernel printed (an allocation failure, an OOM
-# report, an "irq N: nobody cared"): not a splat of the whole boot, but the
-# tests that squeeze the host on purpose count it (_no_splat).
+# Any other stack dump or warning the kernel printed (an allocation failure,
+# an OOM report, an "irq N: nobody cared", a lockdep WARNING SPLAT_RE does not
+# name): not a splat of the whole boot, but the tests that squeeze the host
+# on purpose count it (_no_splat).
 # shellcheck disable=SC2034
-STACK_RE='Call Trace:|page allocation failure'
+STACK_RE='Call Trace|WARNING:|INFO: task|page allocation failure'
+
+# kmsg_since MARK: the kernel log after the line that contains MARK.
+kmsg_since() {
+	dmesg 2>/dev/null | awk -v m="$1" 'index($0, m) { on = 1; next } on'
+}
 
 # splat_context RE: from a kernel log on stdin, each line matching RE with
 # the three lines before it (a stack dump's header: what failed, CPU,
