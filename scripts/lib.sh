@@ -99,9 +99,19 @@ kernel_identity_vars() {
 # tag 'base' is the tarball as shipped.
 LINUX_TARBALL=/usr/src/linux-source-6.1.tar.xz
 LINUX_SRC=$BUILD/linux
+# Builds that start together (make kernel and make l2 from two shells) take
+# turns here: the second finds the tree the first extracted.
 ensure_linux_source() {
 	[[ -d $LINUX_SRC/.git ]] && return
 	[[ -f $LINUX_TARBALL ]] || die "$LINUX_TARBALL missing: run scripts/install-deps"
+	mkdir -p "$BUILD"
+	local lock
+	exec {lock}>"$BUILD/.linux-source.lock"
+	flock "$lock"
+	if [[ -d $LINUX_SRC/.git ]]; then
+		exec {lock}>&-
+		return
+	fi
 	log "extracting $LINUX_TARBALL into $LINUX_SRC (once)"
 	local tmp=$BUILD/linux.tmp
 	rm -rf "$tmp"
@@ -117,4 +127,5 @@ ensure_linux_source() {
 	git -C "$tmp/linux" tag base
 	mv "$tmp/linux" "$LINUX_SRC"
 	rmdir "$tmp"
+	exec {lock}>&-
 }
