@@ -22,8 +22,12 @@ _wait_for() {
 	done
 }
 
-# _virsh ARGS...: virsh on $VIRSH_URI (default qemu:///system), quiet.
-_virsh() { virsh -q -c "${VIRSH_URI:-qemu:///system}" "$@"; }
+# _virsh ARGS...: virsh on $VIRSH_URI (default qemu:///system), quiet. No
+# client keepalive (-k 0): on a busy TCG L1 (the debug kernel, three L2s
+# booting) libvirtd can miss virsh's 30 s of pings and virsh would drop a
+# start that was going through; a call that truly hangs meets the test's
+# TIMEOUT instead.
+_virsh() { virsh -q -k 0 -c "${VIRSH_URI:-qemu:///system}" "$@"; }
 
 # _libvirtd_up: libvirtd answers.
 _libvirtd_up() { _virsh version >/dev/null 2>&1; }
