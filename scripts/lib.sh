@@ -119,6 +119,9 @@ ensure_linux_source() {
 	tar -xf "$LINUX_TARBALL" -C "$tmp"
 	mv "$tmp"/linux-source-6.1 "$tmp/linux"
 	git -C "$tmp/linux" init -q -b pristine
+	# No automatic gc after the commit: it would go on in the background
+	# holding the lock's file descriptor (and two CPUs' worth of repacking).
+	git -C "$tmp/linux" config gc.auto 0
 	# Debian's tarball ships a .gitignore with '/*': force-add everything.
 	git -C "$tmp/linux" add -A -f
 	git -C "$tmp/linux" -c user.name="blockio build" -c user.email="build@blockio.invalid" \
