@@ -42,8 +42,10 @@
 
 /*
  * The namespace of <blockio:limits>.  A new incompatible schema gets "/2".
- * Any other URI on blockio.dev, and <limits> without a namespace, in
- * <metadata> is an error, not "no caps" (see find_limits() in config.c).
+ * A lookalike in <metadata> (a URI close to this one, the prefix blockio
+ * on another, an element shaped like ours in another namespace or none,
+ * <limits> without one) is an error, not "no caps"; so is our element
+ * anywhere but as a child of <metadata> ("Lookalikes" in config.c).
  */
 #define BLOCKIO_NS_URI		"https://blockio.dev/xmlns/limits/1"
 /* The key (prefix) used by `virsh metadata --key`; any prefix is accepted. */

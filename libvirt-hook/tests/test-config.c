@@ -128,22 +128,26 @@ static void test_without_limits(void)
 	CHECK_STR(cfg.name, "vm1");
 	blockio_config_free(&cfg);
 
-	/* other namespaces in <metadata> are none of our business, even
-	 * when their names or URIs come close */
+	/* other namespaces in <metadata> are none of our business when
+	 * neither their URI (more than 3 edits away, no blockio host), their
+	 * prefix nor their content (no <disk>/<device> with a cap) is ours;
+	 * test_lookalikes() has those that come close */
 	xml = domain("<app:cfg xmlns:app='http://example.org/app'><app:x/></app:cfg>"
-		     "<n:limits xmlns:n='https://notblockio.dev/xmlns/limits/1'/>"
-		     "<o:limits xmlns:o='urn:blockio.dev:limits'/>"
-		     "<p:blockio xmlns:p='https://blockio.dev.example.org/limits/1'/>"
-		     "<blockio/><limitsx/><cfg><limits/></cfg>");
+		     "<e:limits xmlns:e='https://example.dev/xmlns/limits/1'/>"
+		     "<q:limits xmlns:q='https://example.org/qos' cpus='2'>"
+		     "<q:disk name='data' quota='10G'/><q:device path='/dev/sdb'/></q:limits>"
+		     "<o:x xmlns:o='urn:x'/><b:blockio xmlns:b='https://example.org/b'/>"
+		     "<blockio/><limitsx/><cfg><limits/><disk dev='vda'/></cfg>");
 	CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
 	CHECKF(!cfg.has_limits && cfg.nrules == 0, "%s", err.msg);
 	blockio_config_free(&cfg);
 
-	/* nor are our elements outside <metadata> (libvirt rejects those) */
+	/* our elements outside <metadata> are refused (libvirt would drop
+	 * them: the VM would start uncapped) */
 	xml = "<domain><name>x</name><devices>" LIMITS("<blockio:disk dev='vda' bandwidth='junk'/>")
 	      "</devices></domain>";
-	CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == 0);
-	CHECK(!cfg.has_limits);
+	CHECK(blockio_config_parse(xml, strlen(xml), &cfg, &err) == -1);
+	CHECK_CONTAINS(err.msg, "<blockio:limits> in <devices> is not a child of <metadata>; blockio reads only <limits> in namespace 'https://blockio.dev/xmlns/limits/1' as a child of <metadata>, so its caps would be ignored");
 	blockio_config_free(&cfg);
 
 	/* an empty <blockio:limits/> is valid: no caps */
@@ -311,6 +315,33 @@ static void test_lookalikes(void)
 		" https://blockio.dev/xmlns/limits/1",
 		"https://blockio.dev/xmlns/limits/1 ",
 		"https://blockio.dev/xmlns/limits/1?x",
+		/* issue 25: another scheme, none, typos, lookalike characters */
+		"ftp://blockio.dev/xmlns/limits/1",
+		"blockio.dev/xmlns/limits/1",
+		"//blockio.dev/xmlns/limits/1",
+		"urn:blockio.dev:limits",
+		"urn:blockio:limits:1",
+		"https://blokio.dev/xmlns/limits/1",
+		"https://blockio.de/xmlns/limits/1",
+		"https://bIockio.dev/xmlns/limits/1",
+		"https://blcokio.dev/xmlns/limts/1",
+		"https://notblockio.dev/xmlns/limits/1",
+		"https://blockio.dev.example.org/limits/1",
+		"https://blockio.dev./xmlns/limits/1",
+		"https://blockio.dev/xmlns/limits/1.",
+		"https://blockio.dev/xmlns/limit/1",
+		"https://blockio.io/xmlns/limits/1",
+		"https://blocklo.dev/xmlns/limits/1",
+		"https://bl\xd0\xbe" "ckio.dev/xmlns/limits/1",	/* Cyrillic o */
+		"https://bl\xce\xbf" "ckio.dev/xmlns/limits/1",	/* Greek omicron */
+		"https://block\xe2\x80\x8bio.dev/xmlns/limits/1",	/* zero-width space */
+		"\xef\xbd\x88ttps://blockio.dev/xmlns/limits/1",	/* fullwidth h */
+		"https\xef\xbc\x9a//blockio.dev/xmlns/limits/1",	/* fullwidth colon */
+		"https://blockio\xe2\x80\xa4" "dev/xmlns/limits/1",	/* one dot leader */
+		"https://\xf0\x9d\x90\x9blockio.dev/xmlns/limits/1",	/* mathematical b */
+		"https://bl\xc3\xb6" "ckio.dev/xmlns/limits/1",	/* o with diaeresis */
+		"\xc2\xa0https://blockio.dev/xmlns/limits/1",	/* no-break space */
+		"HTTPS://BL\xd0\x9e" "CKIO.DEV/XMLNS/LIMITS/1",	/* Cyrillic capital O */
 	};
 	char meta[512], want[512];
 
@@ -353,6 +384,46 @@ static void test_lookalikes(void)
 	    "<blockio:disk> in <metadata> has no namespace (prefix 'blockio' is not declared)");
 	BAD("<limits xmlns=''/>", "<limits> in <metadata> has no namespace; " EXPECTED_NONS);
 	BAD(LIMITS("") "<limits/>", "<limits> in <metadata> has no namespace");
+
+	/* what tells an admin the difference when the URI looks right */
+	BAD("<b:limits xmlns:b='https://bl\xd0\xbe" "ckio.dev/xmlns/limits/1'/>",
+	    EXPECTED "; its character 11 is U+043E, not ASCII: type the URI anew");
+	BAD("<b:limits xmlns:b='https://block\xe2\x80\x8bio.dev/xmlns/limits/1'/>",
+	    EXPECTED "; its character 14 is U+200B, not ASCII: type the URI anew");
+	BAD("<b:limits xmlns:b='https://blockio.dev/xmlns/limits/1 '/>",
+	    EXPECTED "; white space at the start or end of a namespace URI counts");
+	BAD("<b:limits xmlns:b='Https://blockio.dev/xmlns/limits/1'/>",
+	    EXPECTED "; namespace URIs are compared exactly, case included");
+
+	/* the prefix blockio bound to another namespace */
+	BAD("<blockio:limits xmlns:blockio='https://example.org/xmlns/blockio'/>",
+	    "<blockio:limits> in <metadata> has namespace 'https://example.org/xmlns/blockio'; " EXPECTED);
+	BAD("<BlockIO:caps xmlns:BlockIO='urn:x'/>", "<BlockIO:caps> in <metadata> has namespace 'urn:x'; " EXPECTED);
+
+	/* shaped like ours, in another namespace or none, any name and case */
+	BAD("<q:limits xmlns:q='https://example.org/qos'><q:disk dev='vda' bandwidth='8M'/></q:limits>",
+	    "<q:limits> in <metadata> holds <q:disk> with attribute 'bandwidth' as <blockio:limits> does, "
+	    "but has namespace 'https://example.org/qos'; " EXPECTED);
+	BAD("<caps xmlns='urn:x'><x:Device xmlns:x='urn:y' path='/dev/sdb' IOPS='5'/></caps>",
+	    "<caps> in <metadata> holds <x:Device> with attribute 'IOPS' as <blockio:limits> does, "
+	    "but has namespace 'urn:x'; " EXPECTED);
+	BAD("<caps><disk dev='vda' iops-bucket='5'/></caps>",
+	    "<caps> in <metadata> holds <disk> with attribute 'iops-bucket' as <blockio:limits> does, "
+	    "but has no namespace; " EXPECTED_NONS);
+	BAD("<caps><disk dev='vda' strategy='token'/></caps>", "with attribute 'strategy'");
+	BAD("<caps><disk dev='vda' bucket='1M'/></caps>", "with attribute 'bucket'");
+
+	/* ours, or close, anywhere but as a child of <metadata> */
+	BAD("<app:cfg xmlns:app='urn:app'>" LIMITS("<blockio:disk dev='vda' iops='5'/>") "</app:cfg>",
+	    "<blockio:limits> in <app:cfg> is not a child of <metadata>; blockio reads only <limits> in "
+	    "namespace 'https://blockio.dev/xmlns/limits/1' as a child of <metadata>, so its caps would be ignored");
+	BAD("<app:cfg xmlns:app='urn:app'><app:x><b:disk xmlns:b='http://blockio.dev/xmlns/limits/1'/></app:x></app:cfg>",
+	    "<b:disk> in <app:x> is not a child of <metadata> and has namespace 'http://blockio.dev/xmlns/limits/1'; "
+	    "blockio reads only");
+	BAD_XML("<domain><name>n</name><uuid>" UUID "</uuid><blockio:limits " NS "/></domain>",
+		"<blockio:limits> in <domain> is not a child of <metadata>");
+	/* inside our own element: its own checks name it */
+	BAD(LIMITS("<blockio:limits/>"), "unexpected element <blockio:limits> in <blockio:limits>");
 
 	/* the right namespace, any spelling of the prefix: unchanged */
 	OK("<limits xmlns='https://blockio.dev/xmlns/limits/1'><disk dev='vda' iops='5'/></limits>",
