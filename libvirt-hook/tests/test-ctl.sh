@@ -30,6 +30,10 @@ mkdir -p "$tmp/proc/self"
 printf '#subsys_name\thierarchy\tnum_cgroups\tenabled\nblockio\t6\t3\t1\n' >"$tmp/proc/cgroups"
 printf '41 27 0:36 / %s rw,relatime - cgroup blockio rw,blockio\n' "$tmp/host/blockio" \
 	>"$tmp/proc/self/mountinfo"
+# a stock kernel: no blockio controller, nothing mounted
+mkdir -p "$tmp/proc-stock/self"
+printf '#subsys_name\thierarchy\tnum_cgroups\tenabled\nblkio\t5\t3\t1\n' >"$tmp/proc-stock/cgroups"
+: >"$tmp/proc-stock/self/mountinfo"
 BLOCKIO_TEST_PROC=$tmp/proc BLOCKIO_TEST_RUNDIR=$tmp/host/run BLOCKIO_TEST_QEMU_IMG=
 export BLOCKIO_TEST_PROC BLOCKIO_TEST_RUNDIR BLOCKIO_TEST_QEMU_IMG
 
@@ -67,6 +71,19 @@ use_conf() {
 		run "check ctl/backing-qemu-img.xml, with qemu-img" check "$SRCDIR/tests/ctl/backing-qemu-img.xml"
 	run "check < corpus/capped.xml" check <"$SRCDIR/tests/corpus/capped.xml"
 	run "--json check ctl/overlap.xml" --json check "$SRCDIR/tests/ctl/overlap.xml"
+	# a host without the blockio kernel: check refuses caps, --offline
+	# lints the XML alone (no controller, mount, host disk or qemu-img)
+	BLOCKIO_TEST_PROC=$tmp/proc-stock BLOCKIO_TEST_QEMU_IMG=$SRCDIR/tests/fake-qemu-img
+	export BLOCKIO_TEST_PROC BLOCKIO_TEST_QEMU_IMG
+	run "check corpus/capped.xml, stock kernel" check "$SRCDIR/tests/corpus/capped.xml"
+	run "check --offline corpus/capped.xml, stock kernel" check --offline "$SRCDIR/tests/corpus/capped.xml"
+	run "--json check --offline corpus/capped.xml, stock kernel" --json check --offline "$SRCDIR/tests/corpus/capped.xml"
+	run "check --offline ctl/on-tmpfs.xml, stock kernel" check --offline "$SRCDIR/tests/ctl/on-tmpfs.xml"
+	run "check --offline corpus/unit-bandwidth-none.xml, stock kernel" check --offline "$SRCDIR/tests/corpus/unit-bandwidth-none.xml"
+	run "check --offline corpus/ns-unicode-o.xml, stock kernel" check --offline "$SRCDIR/tests/corpus/ns-unicode-o.xml"
+	run "check --offline corpus/disk-network-rbd.xml, stock kernel" check --offline "$SRCDIR/tests/corpus/disk-network-rbd.xml"
+	run "check --offline < corpus/no-metadata.xml, stock kernel" check --offline <"$SRCDIR/tests/corpus/no-metadata.xml"
+	BLOCKIO_TEST_PROC=$tmp/proc BLOCKIO_TEST_QEMU_IMG=
 } >"$tmp/check"
 
 {
