@@ -106,6 +106,15 @@ void blockio_escape(const char *in, char *out, size_t outlen);
 int blockio_uuid_normalize(const char *s, char out[37]);
 
 /*
+ * Read a UUID as libvirt does (virUUIDParse) and write its canonical
+ * lower-case form into @out: white space around it, 32 hex digits, '-'
+ * or ' ' anywhere between two of them (so "6b1f5c1e00004a5e..." too).
+ * For a domain XML's <uuid> and an admin's argument; names the hook
+ * creates are checked with blockio_uuid_normalize().  0, or -1.
+ */
+int blockio_uuid_parse(const char *s, char out[37]);
+
+/*
  * Copy a library's message (libxml2's) into @out as plain text on one
  * line: runs of whitespace and control characters become one space and
  * none is left at either end; bytes that are not valid UTF-8 become '?'.

@@ -203,7 +203,7 @@ static int open_domain(struct parse *p, const char *xml, size_t len)
 
 	p->cfg->name = xpath_string(p, root, "string(/domain/name)");
 	uuid = xpath_string(p, root, "string(/domain/uuid)");
-	if (uuid && blockio_uuid_normalize(uuid, p->cfg->uuid)) {
+	if (uuid && blockio_uuid_parse(uuid, p->cfg->uuid)) {
 		blockio_error_set(p->err, "invalid value '%s' of <uuid>",
 				  escape(uuid, esc));
 		free(uuid);
@@ -280,7 +280,7 @@ int blockio_status_identity(const char *xml, size_t len,
 		uuid = xpath_string(&p, NULL, "string(/domstatus/domain/uuid)");
 		if (!cfg->name || !uuid)
 			blockio_error_set(err, "not a libvirt status XML with a domain name and UUID");
-		else if (blockio_uuid_normalize(uuid, cfg->uuid))
+		else if (blockio_uuid_parse(uuid, cfg->uuid))
 			blockio_error_set(err, "invalid <uuid> in status XML");
 		else
 			ret = 0;

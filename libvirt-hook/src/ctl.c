@@ -1109,7 +1109,7 @@ static bool wanted(const char *want, const char *name, const char *uuid)
 		return true;
 	if (name && !strcmp(want, name))
 		return true;
-	return !blockio_uuid_normalize(want, norm) && !strcmp(norm, uuid);
+	return !blockio_uuid_parse(want, norm) && !strcmp(norm, uuid);
 }
 
 static int cmd_status(const struct blockio_ctl_env *env, const char *want,

@@ -194,3 +194,53 @@ int blockio_uuid_normalize(const char *s, char out[37])
 	out[36] = '\0';
 	return 0;
 }
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool uuid_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	       c == '\r';
+}
+
+int blockio_uuid_parse(const char *s, char out[37])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char b[16];
+	size_t i = 0, o = 0;
+
+	while (uuid_space(*s))
+		s++;
+	while (i < 16) {
+		if (!*s)
+			return -1;
+		if (*s == '-' || *s == ' ') {
+			s++;
+			continue;
+		}
+		if (hexval(s[0]) < 0 || hexval(s[1]) < 0)
+			return -1;
+		b[i++] = (unsigned char)(hexval(s[0]) << 4 | hexval(s[1]));
+		s += 2;
+	}
+	for (; *s; s++)
+		if (!uuid_space(*s))
+			return -1;
+	for (i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[o++] = '-';
+		out[o++] = hex[b[i] >> 4];
+		out[o++] = hex[b[i] & 15];
+	}
+	out[o] = '\0';
+	return 0;
+}

@@ -487,6 +487,18 @@ static void test_documents(void)
 		"<!ENTITY c '&b;&b;&b;&b;&b;&b;'>]><domain>&c;</domain>", "domain XML");
 	BAD_XML("<!DOCTYPE d [<!ENTITY a 'x'>]><domain>&a;</domain>", "<!DOCTYPE> is not accepted");
 	BAD_XML("<domain><uuid>not-a-uuid</uuid></domain>", "invalid value 'not-a-uuid' of <uuid>");
+	BAD_XML("<domain><uuid>c7a5fdbdcdaf9455926ad65c16db180</uuid></domain>", "of <uuid>");
+	/* a <uuid> as libvirt reads it, dashes or not: its canonical form */
+	{
+		static const char xml[] = "<domain><name>n</name><uuid> C7A5FDBDCDAF9455926AD65C16DB1809\n</uuid>"
+					  "<metadata>" LIMITS("") "</metadata></domain>";
+		struct blockio_config cfg;
+		struct blockio_error err = { "" };
+
+		CHECK(blockio_config_parse(xml, sizeof(xml) - 1, &cfg, &err) == 0);
+		CHECK_STR(cfg.uuid, "c7a5fdbd-cdaf-9455-926a-d65c16db1809");
+		blockio_config_free(&cfg);
+	}
 	BAD_XML("<domain><name>x</name><metadata>" LIMITS("") "</metadata></domain>",
 		"needs a <name> and a <uuid>");
 	/* an embedded NUL ends nothing: the document is not well-formed */

@@ -90,6 +90,7 @@ use_conf() {
 	run "status" status
 	run "status vm1" status vm1
 	run "status C7A5FDBD-CDAF-9455-926A-D65C16DB1809" status C7A5FDBD-CDAF-9455-926A-D65C16DB1809
+	run "status c7a5fdbdcdaf9455926ad65c16db1809" status c7a5fdbdcdaf9455926ad65c16db1809
 	run "status vm2" status vm2
 	run "status nosuch" status nosuch
 	run "--json status" --json status

@@ -105,6 +105,23 @@ int main(void)
 	CHECK(blockio_uuid_normalize("6695eb01-f6a4-8304-79aa-97f2502e193ff", uuid) == -1);
 	CHECK(blockio_uuid_normalize("6695eb01-f6a4-8304-79aa-97f2502e193g", uuid) == -1);
 	CHECK(blockio_uuid_normalize("../../../../../../../../../../../..", uuid) == -1);
+
+	/* libvirt's reading of a <uuid> (virUUIDParse): dashes optional */
+	CHECK(blockio_uuid_parse("6695eb01f6a4830479aa97f2502e193f", uuid) == 0);
+	CHECK_STR(uuid, "6695eb01-f6a4-8304-79aa-97f2502e193f");
+	CHECK(blockio_uuid_parse("6695EB01-F6A4-8304-79AA-97F2502E193F", uuid) == 0);
+	CHECK_STR(uuid, "6695eb01-f6a4-8304-79aa-97f2502e193f");
+	CHECK(blockio_uuid_parse(" \n6695eb01-f6a48304-79aa-97f2502e193f\t ", uuid) == 0);
+	CHECK_STR(uuid, "6695eb01-f6a4-8304-79aa-97f2502e193f");
+	CHECK(blockio_uuid_parse("66-95 eb01f6a4830479aa97f2502e193f", uuid) == 0);
+	CHECK_STR(uuid, "6695eb01-f6a4-8304-79aa-97f2502e193f");
+	CHECK(blockio_uuid_parse("6695eb01f6a4830479aa97f2502e193", uuid) == -1);
+	CHECK(blockio_uuid_parse("6695eb01f6a4830479aa97f2502e193f0", uuid) == -1);
+	CHECK(blockio_uuid_parse("6695eb01f6a4830479aa97f2502e193g", uuid) == -1);
+	CHECK(blockio_uuid_parse("6-695eb01f6a4830479aa97f2502e193f", uuid) == -1);
+	CHECK(blockio_uuid_parse("6695eb01f6a4830479aa97f2502e193f x", uuid) == -1);
+	CHECK(blockio_uuid_parse("", uuid) == -1);
+	CHECK(blockio_uuid_parse("../../../../../../../../../../../..", uuid) == -1);
 	CHECK(blockio_uuid_normalize("6695eb01-f6a4-8304-79aa/97f2502e193f", uuid) == -1);
 	CHECK(blockio_uuid_normalize("6695eb01 f6a4-8304-79aa-97f2502e193f", uuid) == -1);
 	CHECK(blockio_uuid_normalize(" 6695eb01-f6a4-8304-79aa-97f2502e193", uuid) == -1);
