@@ -115,7 +115,11 @@ static int apply(const struct blockio_paths *paths,
 	return ret;
 }
 
-/* What to run to apply the caps once fixed: by UUID when the XML has one. */
+/*
+ * What to run to apply the caps once fixed: by UUID when the XML has one,
+ * else by name in single quotes.  It ends the message, so it needs no
+ * quotes of its own (none nest in a name's).
+ */
 static void apply_command(const char *xml, size_t len, const char *name,
 			  char *out, size_t outlen)
 {
@@ -188,7 +192,7 @@ void blockio_hook_run(const struct blockio_paths *paths,
 		apply_command(xml, len, esc, cmd, sizeof(cmd));
 		res->priority = LOG_ERR;
 		snprintf(res->log, sizeof(res->log),
-			 "domain '%s' at reconnect: NOT CAPPED: %s; the VM keeps running, uncapped until this is fixed and '%s' applies its caps",
+			 "domain '%s' at reconnect: NOT CAPPED: %s; the VM keeps running, uncapped until this is fixed and its caps are applied with: %s",
 			 esc, err.msg, cmd);
 	} else {
 		res->status = 1;

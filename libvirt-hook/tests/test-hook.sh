@@ -77,13 +77,13 @@ expect 0 "blockio: domain 'vm1' at started: not capped: no <blockio:limits> in <
 expect 0 "blockio: domain 'vm1' at reconnect: not capped: no <blockio:limits> in <metadata>" reconnect "$tmp/plain.xml"
 expect 1 "$WANT_NS" started "$tmp/http.xml"
 # reconnect never makes libvirt kill the running VM: exit 0, one loud line
-KEEPS="the VM keeps running, uncapped until this is fixed and 'blockio-metad --apply c7a5fdbd-cdaf-9455-926a-d65c16db1809' applies its caps"
+KEEPS="the VM keeps running, uncapped until this is fixed and its caps are applied with: blockio-metad --apply c7a5fdbd-cdaf-9455-926a-d65c16db1809"
 expect 0 "blockio: domain 'vm1' at reconnect: NOT CAPPED: invalid value '8XB/s' for attribute 'bandwidth'" reconnect "$tmp/bad.xml"
 expect 0 "$KEEPS" reconnect "$tmp/bad.xml"
 expect 0 "blockio: domain 'vm1' at reconnect: NOT CAPPED: <blockio:limits> in <metadata> has namespace 'http://blockio.dev/xmlns/limits/1'; $WANT_NS; $KEEPS" reconnect "$tmp/http.xml"
 expect 0 "blockio: domain 'vm1' at reconnect: NOT CAPPED: <limits> in <metadata> has no namespace" reconnect "$tmp/nons.xml"
 expect 0 "blockio: domain 'vm1' at reconnect: NOT CAPPED: domain XML is not well-formed" reconnect "$tmp/junk.xml"
-expect 0 "the VM keeps running, uncapped until this is fixed and 'blockio-metad --apply 'vm1'' applies its caps" reconnect "$tmp/junk.xml"
+expect 0 "the VM keeps running, uncapped until this is fixed and its caps are applied with: blockio-metad --apply 'vm1'" reconnect "$tmp/junk.xml"
 expect 0 "blockio: domain 'vm1' at reconnect: NOT CAPPED: <blockio:disk dev='vda'>: cannot stat" reconnect "$tmp/capped.xml"
 # stop and release: idempotent, harmless without a cgroup or with bad metadata
 for op in stopped release; do
