@@ -126,7 +126,7 @@ int blockio_find_mount(const struct blockio_paths *paths, char *out,
 	snprintf(path, sizeof(path), "%s/self/mountinfo", paths->proc);
 	rc = read_at(AT_FDCWD, path, text, sizeof(text));
 	if (rc || blockio_parse_mountinfo(text, out, outlen)) {
-		blockio_error_set(err, "the blockio cgroup hierarchy is not mounted (no cgroup mount with option 'blockio' in %s; e.g. mount -t cgroup -o blockio blockio /run/blockio)",
+		blockio_error_set(err, "the blockio cgroup hierarchy is not mounted (no cgroup mount with option 'blockio' in %s): run 'systemctl start blockio-cgroup', which mounts it at /run/blockio (by hand: mount -t cgroup -o blockio blockio /run/blockio)",
 				  path);
 		return -1;
 	}

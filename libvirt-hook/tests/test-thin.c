@@ -69,6 +69,8 @@ static void test_find_mount(const struct blockio_paths *paths)
 	put("proc/self/mountinfo", "22 27 0:21 / /proc rw - proc proc rw\n", 37);
 	CHECK(blockio_find_mount(paths, mount, sizeof(mount), &err) == -1);
 	CHECK_CONTAINS(err.msg, "the blockio cgroup hierarchy is not mounted");
+	/* the fix an admin runs: the unit the package ships mounts it */
+	CHECK_CONTAINS(err.msg, "): run 'systemctl start blockio-cgroup', which mounts it at /run/blockio");
 	put("proc/self/mountinfo", "41 27 0:36 / /run/blockio rw - cgroup blockio rw,blockio\n", 57);
 	CHECK(blockio_find_mount(paths, mount, sizeof(mount), &err) == 0);
 	CHECK_STR(mount, "/run/blockio");
