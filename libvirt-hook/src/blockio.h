@@ -153,6 +153,7 @@ struct blockio_target {
 	char *path;		/* disk source (file or device) or device path */
 	char *disk;		/* <blockio:disk>: its dev ("vda"); else NULL */
 	bool must_be_block;	/* <blockio:device>: @path must be a device */
+	bool backing;		/* @path is a backing file: QEMU only reads it */
 	/* filled in by blockio_config_resolve(): */
 	char *devnode;		/* the whole disk, e.g. "/dev/vdc" */
 	dev_t dev;		/* its device number */

@@ -185,6 +185,7 @@ static void locate(const struct blockio_host *host, const char *what,
 	struct blockio_target t = {
 		.element = (char *)what, .path = (char *)path,
 		.must_be_block = must_be_block,
+		.backing = !strcmp(what, "backing file"),
 	};
 	struct blockio_error err = { "" };
 

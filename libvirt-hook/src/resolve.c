@@ -219,6 +219,11 @@ static void nodev_error(const struct blockio_host *host,
 		blockio_error_set(err,
 				  "%s: '%s' is on a network filesystem (%s %s, %u:%u): its I/O leaves this host as network traffic, not block I/O, so blockio cannot cap it; use <iotune> in that <disk> (QEMU enforces it on the guest's requests), or limit the traffic at the server that carries it (there it is this host's traffic, all of its VMs together)",
 				  t->element, esc, etype, esrc, major(dev), minor(dev));
+	} else if ((!strcmp(type, "tmpfs") || !strcmp(type, "ramfs")) &&
+		   t->backing) {
+		blockio_error_set(err,
+				  "%s: '%s' is on %s (%u:%u), in memory: QEMU only reads a backing file, and those reads reach no host disk, so blockio cannot cap them; move the backing file to a host disk the domain caps, or flatten the image (qemu-img convert)",
+				  t->element, esc, etype, major(dev), minor(dev));
 	} else if (!strcmp(type, "tmpfs") || !strcmp(type, "ramfs")) {
 		blockio_error_set(err,
 				  "%s: '%s' is on %s (%u:%u), in memory: its writes reach no disk, so blockio has nothing to cap; move the image to a host disk to cap it",
@@ -332,7 +337,8 @@ static int check_chain(const struct blockio_host *host,
 	}
 	for (size_t j = 0; j < d->nbacking; j++) {
 		struct blockio_target b = { .element = t->element,
-					    .path = d->backing[j] };
+					    .path = d->backing[j],
+					    .backing = true };
 
 		if (blockio_target_resolve(host, &b, err)) {
 			char why[sizeof(err->msg)];

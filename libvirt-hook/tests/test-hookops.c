@@ -376,6 +376,8 @@ static void test_backing(void)
 		BACKING("/var/lib/nova/mnt/a8f3c1/base.qcow2", "<backingStore/>"));
 	static const char missing[] = CHAINED(VDA_CAP,
 		BACKING("/nonexistent/base.qcow2", "<backingStore/>"));
+	static const char on_tmpfs[] = CHAINED(VDA_CAP,
+		BACKING("/tmp/base.qcow2", "<backingStore/>"));
 	static const char network[] = CHAINED(VDA_CAP,
 		"<backingStore type='network'><format type='raw'/>"
 		"<source protocol='nbd' name='base'><host name='nbd.example'/>"
@@ -396,6 +398,10 @@ static void test_backing(void)
 		run(ops[i], on_nfs, &res);
 		CHECK(res.status == 1);
 		CHECK_CONTAINS(res.out, "blockio: backing file of <blockio:disk dev='vda'>: '/var/lib/nova/mnt/a8f3c1/base.qcow2' is on a network filesystem");
+		/* a backing file is only read: no word of writes */
+		run(ops[i], on_tmpfs, &res);
+		CHECK(res.status == 1);
+		CHECK_STR(res.out, "blockio: backing file of <blockio:disk dev='vda'>: '/tmp/base.qcow2' is on tmpfs (0:45), in memory: QEMU only reads a backing file, and those reads reach no host disk, so blockio cannot cap them; move the backing file to a host disk the domain caps, or flatten the image (qemu-img convert)");
 		run(ops[i], missing, &res);
 		CHECK(res.status == 1);
 		CHECK_STR(res.out, "blockio: backing file of <blockio:disk dev='vda'>: cannot stat '/nonexistent/base.qcow2': No such file or directory");
