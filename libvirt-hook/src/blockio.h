@@ -56,6 +56,12 @@
 #define BLOCKIO_BANDWIDTH_MAX	(1ULL << 40)		/* 1 TiB/s, 1 TiB bucket */
 #define BLOCKIO_IOPS_MAX	1000000000ULL		/* 1G ops/s, 1G ops bucket */
 #define BLOCKIO_IOPS_SCALE	1000			/* iops-max reads back x1000 */
+/*
+ * QEMU's documentation of -drive bps= (qemu(1)): "Small values can lead
+ * to timeouts or hangs inside the guest.  A safe minimum for disks is
+ * 2 MB/s."  A smaller bandwidth cap is accepted with a warning.
+ */
+#define BLOCKIO_BANDWIDTH_SAFE	2000000ULL		/* bytes/s */
 
 /* The largest domain XML accepted; libvirt's own limit is 10 MiB. */
 #define BLOCKIO_XML_MAX		(16 * 1024 * 1024)
@@ -178,6 +184,11 @@ struct blockio_config {
 	struct blockio_target *targets;
 	size_t nrules;
 	struct blockio_rule *rules;
+	/* what is valid but likely not meant (a bandwidth without a unit or
+	 * below BLOCKIO_BANDWIDTH_SAFE): one line each, for the log and
+	 * blockioctl check */
+	size_t nwarnings;
+	char **warnings;
 };
 
 /*
@@ -259,7 +270,8 @@ void blockio_config_free(struct blockio_config *cfg);
  * writes: "capped: <blockio:disk dev='vda'> on /dev/vdc: bandwidth
  * 8MiB/s, iops 500/s", or "not capped: no <blockio:limits> in <metadata>"
  * or "not capped: <blockio:limits> is empty".  Host disks are named once
- * blockio_config_resolve() has run.
+ * blockio_config_resolve() has run.  Each of cfg->warnings follows as
+ * "; warning: ..." (the hook then logs at priority warning).
  */
 void blockio_config_describe(const struct blockio_config *cfg, char *out,
 			     size_t outlen);

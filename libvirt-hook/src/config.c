@@ -81,6 +81,9 @@ void blockio_config_free(struct blockio_config *cfg)
 	}
 	free(cfg->targets);
 	free(cfg->rules);
+	for (size_t i = 0; i < cfg->nwarnings; i++)
+		free(cfg->warnings[i]);
+	free(cfg->warnings);
 	free(cfg->name);
 	memset(cfg, 0, sizeof(*cfg));
 }
@@ -786,6 +789,52 @@ static void add_rule(struct blockio_config *cfg, enum blockio_kind kind,
 	r->target = cfg->ntargets - 1;
 }
 
+static void add_warning(struct blockio_config *cfg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_warning(struct blockio_config *cfg, const char *fmt, ...)
+{
+	va_list ap;
+	char *w;
+
+	va_start(ap, fmt);
+	if (vasprintf(&w, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	cfg->warnings = xrealloc(cfg->warnings,
+				 (cfg->nwarnings + 1) * sizeof(char *));
+	cfg->warnings[cfg->nwarnings++] = w;
+}
+
+/*
+ * A bandwidth that is valid but likely not what was meant: a bare number
+ * (bytes per second: bandwidth='8' is 8 B/s, not 8 MiB/s), or less than
+ * QEMU's documentation calls safe for a disk.
+ */
+static void check_bandwidth(struct blockio_config *cfg, const struct element *e,
+			    uint64_t bw)
+{
+	const char *text = e->attr[A_BANDWIDTH];
+	size_t digits = strspn(text, "0123456789");
+	bool unitless = !text[digits] || !strcmp(text + digits, "/s");
+	bool low = bw < BLOCKIO_BANDWIDTH_SAFE;
+	char esc[ESC_MAX], human[64];
+
+	blockio_format_quantity(bw, BLOCKIO_Q_BANDWIDTH, human, sizeof(human));
+	if (unitless && low && bw < 1024)	/* 8 for 8MiB/s, most likely */
+		add_warning(cfg, "bandwidth='%s' of %s has no unit: it is read as bytes per second (%s), below 2 MB/s, the smallest cap QEMU's documentation calls safe for a disk (the guest's I/O may time out or hang); write the unit meant, e.g. %.*sMiB/s",
+			    escape(text, esc), e->what, human, (int)digits, text);
+	else if (unitless && low)
+		add_warning(cfg, "bandwidth='%s' of %s has no unit: it is read as bytes per second (%s), below 2 MB/s, the smallest cap QEMU's documentation calls safe for a disk (the guest's I/O may time out or hang); write the unit meant",
+			    escape(text, esc), e->what, human);
+	else if (unitless)
+		add_warning(cfg, "bandwidth='%s' of %s has no unit: it is read as bytes per second (%s); write %s to say so",
+			    escape(text, esc), e->what, human, human);
+	else if (low)
+		add_warning(cfg, "bandwidth %s of %s is below 2 MB/s, the smallest cap QEMU's documentation calls safe for a disk: the guest's I/O may time out or hang",
+			    human, e->what);
+}
+
 static int parse_element(struct parse *p, xmlNodePtr node)
 {
 	struct blockio_config *cfg = p->cfg;
@@ -857,8 +906,10 @@ static int parse_element(struct parse *p, xmlNodePtr node)
 	t->path = path;
 	t->disk = e.is_disk ? xstrdup(e.attr[A_DEV]) : NULL;
 	t->must_be_block = !e.is_disk;
-	if (bw)
+	if (bw) {
 		add_rule(cfg, BLOCKIO_BANDWIDTH, strategy, bw, bucket);
+		check_bandwidth(cfg, &e, bw);
+	}
 	if (iops)
 		add_rule(cfg, BLOCKIO_IOPS, strategy, iops, iops_bucket);
 	ret = 0;
@@ -1694,4 +1745,6 @@ void blockio_config_describe(const struct blockio_config *cfg, char *out,
 			sep = ",";
 		}
 	}
+	for (size_t i = 0; i < cfg->nwarnings; i++)
+		appendf(out, outlen, &o, "; warning: %s", cfg->warnings[i]);
 }

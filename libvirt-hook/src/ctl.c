@@ -619,6 +619,8 @@ static void run_check(struct check *c, const char *xml, size_t len)
 		       cfg->targets[t].path, cfg->targets[t].must_be_block,
 		       &c->targets[t]);
 
+	for (size_t i = 0; i < cfg->nwarnings; i++)
+		warn(c, "%s", cfg->warnings[i]);
 	for (size_t t = 0; t < cfg->ntargets; t++)
 		if (!c->targets[t].ok && strcmp(c->targets[t].why, c->error))
 			warn(c, "%s", c->targets[t].why);

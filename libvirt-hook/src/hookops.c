@@ -184,7 +184,8 @@ void blockio_hook_run(const struct blockio_paths *paths,
 	/* @op is one of ours: only the domain name needs escaping */
 	blockio_escape(name, esc, sizeof(esc));
 	if (!ret) {
-		res->priority = LOG_INFO;
+		/* a cap likely not meant (describe's "; warning: ") stands out */
+		res->priority = strstr(what, "; warning: ") ? LOG_WARNING : LOG_INFO;
 		snprintf(res->log, sizeof(res->log), "domain '%s' at %s: %s",
 			 esc, op, what);
 	} else if (action == RECONNECT) {

@@ -601,7 +601,30 @@ static void test_describe(void)
 		    "capped: <blockio:disk dev='vda'> on /dev/vdc: bandwidth 8MB/s token bucket 8MB, "
 		    "iops 10k/s token bucket 25k; <blockio:device path='/dev/sdb2'> on /dev/sdb: "
 		    "bandwidth 4MiB/s token bucket 64MiB; <blockio:device path='/dev/mapper/vg-lv'> on "
-		    "/dev/dm-0: bandwidth 1048577B/s");
+		    "/dev/dm-0: bandwidth 1048577B/s; warning: bandwidth='8000000' of <blockio:disk dev='vda'> "
+		    "has no unit: it is read as bytes per second (8MB/s); write 8MB/s to say so; warning: "
+		    "bandwidth='1048577' of <blockio:device path='/dev/mapper/vg-lv'> has no unit: it is read "
+		    "as bytes per second (1048577B/s), below 2 MB/s, the smallest cap QEMU's documentation "
+		    "calls safe for a disk (the guest's I/O may time out or hang); write the unit meant");
+	/* a bandwidth likely not meant: a warning naming it, still capped */
+	describe_at(__LINE__, LIMITS("<blockio:disk dev='vda' bandwidth='8'/>"), false,
+		    "capped: <blockio:disk dev='vda'>: bandwidth 8B/s; warning: bandwidth='8' of "
+		    "<blockio:disk dev='vda'> has no unit: it is read as bytes per second (8B/s), below "
+		    "2 MB/s, the smallest cap QEMU's documentation calls safe for a disk (the guest's I/O "
+		    "may time out or hang); write the unit meant, e.g. 8MiB/s");
+	describe_at(__LINE__, LIMITS("<blockio:disk dev='vda' bandwidth='500/s'/>"), false,
+		    "capped: <blockio:disk dev='vda'>: bandwidth 500B/s; warning: bandwidth='500/s' of "
+		    "<blockio:disk dev='vda'> has no unit: it is read as bytes per second (500B/s), below "
+		    "2 MB/s, the smallest cap QEMU's documentation calls safe for a disk (the guest's I/O "
+		    "may time out or hang); write the unit meant, e.g. 500MiB/s");
+	describe_at(__LINE__, LIMITS("<blockio:disk dev='vda' bandwidth='1999999B/s'/>"), false,
+		    "capped: <blockio:disk dev='vda'>: bandwidth 1999999B/s; warning: bandwidth 1999999B/s "
+		    "of <blockio:disk dev='vda'> is below 2 MB/s, the smallest cap QEMU's documentation "
+		    "calls safe for a disk: the guest's I/O may time out or hang");
+	describe_at(__LINE__, LIMITS("<blockio:disk dev='vda' bandwidth='2MB/s' iops='5'/>"), false,
+		    "capped: <blockio:disk dev='vda'>: bandwidth 2MB/s, iops 5/s");
+	describe_at(__LINE__, LIMITS("<blockio:disk dev='vda' iops='5'/>"), false,
+		    "capped: <blockio:disk dev='vda'>: iops 5/s");
 	/* a line too long for the buffer is cut, NUL-terminated */
 	{
 		struct blockio_config cfg;

@@ -329,6 +329,13 @@ static void test_prepare(void)
 	run("migrate", capped_xml, &res);
 	CHECK(res.status == 0);
 	CHECK_STR(res.out, "blockio: domain 'vm1' at migrate: capped: <blockio:disk dev='vda'>: bandwidth 8MiB/s");
+	CHECK(res.priority == LOG_INFO);
+	/* a bandwidth likely not meant: capped, and logged as a warning */
+	run("migrate", DOMAIN("<blockio:limits " NS "><blockio:disk dev='vda' bandwidth='8'/></blockio:limits>"),
+	    &res);
+	CHECK(res.status == 0);
+	CHECK(res.priority == LOG_WARNING);
+	CHECK_CONTAINS(res.out, "capped: <blockio:disk dev='vda'>: bandwidth 8B/s; warning: bandwidth='8' of <blockio:disk dev='vda'> has no unit");
 
 	/* a metadata error is still said first, and a missing disk before the kernel */
 	run("prepare", bad_unit_xml, &res);
