@@ -203,6 +203,7 @@ static void locate(const struct blockio_host *host, const char *what,
 
 struct check {
 	const struct blockio_ctl_env *env;
+	bool offline;			/* --offline: the XML alone, no host */
 	struct blockio_config cfg;
 	struct blockio_domain_io io;
 	bool parsed;
@@ -501,6 +502,8 @@ static void warn_overlap(struct check *c)
 		const struct blockio_blkiotune *bt = &c->io.tunes[i];
 		struct place pl;
 
+		if (c->offline)
+			break;		/* which host disk: not looked up */
 		locate(c->env->host, "<blkiotune><device>", bt->path, true, &pl);
 		for (size_t t = 0; t < cfg->ntargets && pl.ok; t++) {
 			if (!c->targets[t].ok || c->targets[t].dev != pl.dev)
@@ -603,6 +606,18 @@ static void run_check(struct check *c, const char *xml, size_t len)
 	if (blockio_domain_io_parse(xml, len, &c->io, &err))
 		abort();	/* it parsed a moment ago */
 	c->disks = xcalloc(c->io.ndisks, sizeof(*c->disks));
+	if (c->offline) {
+		/* no host disk, backing chain, controller or mount: the
+		 * XML's own checks and the warnings that need no host */
+		c->targets = xcalloc(cfg->ntargets, sizeof(*c->targets));
+		for (size_t i = 0; i < cfg->nwarnings; i++)
+			warn(c, "%s", cfg->warnings[i]);
+		if (cfg->libvirt_limits)
+			warn_libvirt(c);
+		else
+			warn_overlap(c);
+		return;
+	}
 	for (size_t i = 0; i < c->io.ndisks; i++) {
 		if (c->io.disks[i].source)
 			locate(c->env->host, c->io.disks[i].dev,
@@ -657,6 +672,8 @@ static void print_check_text(FILE *f, const struct check *c)
 	if (cfg->name || cfg->uuid[0])
 		fprintf(f, "domain '%s' (uuid %s)\n", esc(cfg->name, e1),
 			cfg->uuid[0] ? cfg->uuid : "none");
+	if (c->offline)
+		fprintf(f, "offline: the XML alone; host disks, backing chains and the blockio controller not checked\n");
 	if (c->parsed && cfg->libvirt_limits && cfg->nrules)
 		fprintf(f, "no <blockio:limits>: caps from libvirt's <iotune> and <blkiotune> (libvirt-limits in hook.conf)\n");
 	else if (c->parsed && cfg->libvirt_limits)
@@ -674,6 +691,8 @@ static void print_check_text(FILE *f, const struct check *c)
 		if (pl->ok)
 			snprintf(where, sizeof(where), "on %s (%u:%u)", pl->node,
 				 major(pl->dev), minor(pl->dev));
+		else if (c->offline)
+			snprintf(where, sizeof(where), "on a host disk not looked up");
 		else
 			snprintf(where, sizeof(where), "on an unknown host disk");
 		if (cfg->libvirt_limits) {
@@ -706,6 +725,7 @@ static void print_check_json(FILE *f, const struct check *c)
 	json_str(f, cfg->name);
 	fputs(", \"uuid\": ", f);
 	json_str(f, cfg->uuid[0] ? cfg->uuid : NULL);
+	fprintf(f, ", \"offline\": %s", c->offline ? "true" : "false");
 	fprintf(f, ", \"valid\": %s, \"limits\": %s, \"capped\": %s,\n \"targets\": [",
 		c->error[0] ? "false" : "true",
 		!c->parsed ? "null" : cfg->libvirt_limits ? "\"libvirt\""
@@ -815,9 +835,9 @@ static char *slurp(FILE *f, size_t *len, char *why, size_t whylen)
 }
 
 static int cmd_check(const struct blockio_ctl_env *env, const char *file,
-		     bool json)
+		     bool json, bool offline)
 {
-	struct check c = { .env = env };
+	struct check c = { .env = env, .offline = offline };
 	FILE *in = stdin;
 	char why[256], e[ESC];
 	size_t len;
@@ -1214,14 +1234,16 @@ static int cmd_status(const struct blockio_ctl_env *env, const char *want,
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blockioctl [--json] check [FILE]\n"
+		"usage: blockioctl [--json] check [--offline] [FILE]\n"
 		"       blockioctl [--json] status [DOMAIN]\n"
 		"       blockioctl [-c URI] set DOMAIN DISK:KEY=VALUE[,KEY=VALUE...] ... | none\n"
 		"       blockioctl -h | --help | --version\n"
 		"\n"
 		"  check   what the blockio hook makes of a domain XML (FILE, or standard\n"
 		"          input): every cap on its host disk, warnings, and exit 1 with the\n"
-		"          hook's message when prepare would refuse the domain on this host\n"
+		"          hook's message when prepare would refuse the domain on this host;\n"
+		"          --offline: the XML alone (no blockio kernel, host disk or qemu-img\n"
+		"          needed), exit 1 only for what no host would accept\n"
 		"  status  each running VM's blockio cgroup (or only DOMAIN, a name or UUID):\n"
 		"          its caps, bytes and I/Os charged, held back, delays\n"
 		"  set     check new caps with the hook's code, then write them with\n"
@@ -1238,7 +1260,7 @@ static void usage(FILE *f)
 
 static void short_usage(void)
 {
-	fputs("usage: blockioctl [--json] check [FILE] | status [DOMAIN] | set DOMAIN CAPS...\n"
+	fputs("usage: blockioctl [--json] check [--offline] [FILE] | status [DOMAIN] | set DOMAIN CAPS...\n"
 	      "Try 'blockioctl --help'.\n", stderr);
 }
 
@@ -1246,7 +1268,7 @@ int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env)
 {
 	const char *uri = "qemu:///system";
 	char **words = calloc((size_t)argc + 1, sizeof(char *));
-	bool json = false, uri_given = false;
+	bool json = false, uri_given = false, offline = false;
 	int nwords = 0, ret = 2;
 
 	if (!words)
@@ -1266,6 +1288,8 @@ int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env)
 		}
 		if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--offline")) {
+			offline = true;
 		} else if (!strcmp(a, "-c") || !strcmp(a, "--connect")) {
 			if (i + 1 == argc) {
 				fprintf(stderr, "blockioctl: %s needs a URI\n", a);
@@ -1286,8 +1310,9 @@ int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env)
 		}
 	}
 	if (nwords && !strcmp(words[0], "set")) {
-		if (json) {
-			fprintf(stderr, "blockioctl: set has no --json\n");
+		if (json || offline) {
+			fprintf(stderr, "blockioctl: set has no %s\n",
+				json ? "--json" : "--offline");
 			short_usage();
 		} else if (nwords < 3) {
 			fprintf(stderr, "blockioctl: set needs a DOMAIN and caps (DISK:KEY=VALUE,... or none)\n");
@@ -1301,8 +1326,11 @@ int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env)
 	if (uri_given) {
 		fprintf(stderr, "blockioctl: -c is for set only\n");
 		short_usage();
+	} else if (offline && (!nwords || strcmp(words[0], "check"))) {
+		fprintf(stderr, "blockioctl: --offline is for check only\n");
+		short_usage();
 	} else if (nwords && nwords <= 2 && !strcmp(words[0], "check")) {
-		ret = cmd_check(env, nwords == 2 ? words[1] : NULL, json);
+		ret = cmd_check(env, nwords == 2 ? words[1] : NULL, json, offline);
 	} else if (nwords && nwords <= 2 && !strcmp(words[0], "status")) {
 		ret = cmd_status(env, nwords == 2 ? words[1] : NULL, json);
 	} else {

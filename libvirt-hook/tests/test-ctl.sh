@@ -84,6 +84,8 @@ use_conf() {
 	run "check --offline corpus/disk-network-rbd.xml, stock kernel" check --offline "$SRCDIR/tests/corpus/disk-network-rbd.xml"
 	run "check --offline < corpus/no-metadata.xml, stock kernel" check --offline <"$SRCDIR/tests/corpus/no-metadata.xml"
 	BLOCKIO_TEST_PROC=$tmp/proc BLOCKIO_TEST_QEMU_IMG=
+	run "--offline status" --offline status
+	run "set --offline" set --offline vm1 vda:iops=5
 } >"$tmp/check"
 
 {
@@ -158,6 +160,7 @@ if command -v jq >/dev/null 2>&1; then
 		if ! jq -e '(.domain | type) as $d | ($d == "string" or $d == "null")
 			and (.uuid | type == "string" or . == null)
 			and (.valid | type == "boolean") and (.capped | type == "boolean")
+			and (.offline == false)
 			and (.limits | . == null or . == "absent" or . == "empty" or . == "present" or . == "libvirt")
 			and (.warnings | type == "array") and (.error | type == "string" or . == null)
 			and (.valid == (.error == null))
@@ -174,6 +177,17 @@ if command -v jq >/dev/null 2>&1; then
 		json=$((json + 1))
 	done
 	unset BLOCKIO_TEST_HOOKCONF
+	# --offline on a stock kernel: valid, capped, no host disk looked up
+	BLOCKIO_TEST_PROC=$tmp/proc-stock "$ctl" --json check --offline \
+		"$SRCDIR/tests/corpus/capped.xml" >"$tmp/json" 2>&1
+	if ! jq -e '.offline == true and .valid and .capped and (.error == null)
+		and (.targets | length == 2) and all(.targets[]; .host_disk == null)' \
+		"$tmp/json" >/dev/null; then
+		echo "test-ctl.sh: --json check --offline corpus/capped.xml: not valid, capped and offline:" >&2
+		cat "$tmp/json" >&2
+		bad=1
+	fi
+	json=$((json + 1))
 	for args in "status" "status vm1" "status nosuch"; do
 		# shellcheck disable=SC2086 # split on purpose
 		"$ctl" --json $args >"$tmp/json" 2>/dev/null
