@@ -160,6 +160,8 @@ struct blockio_target {
 	char *disk;		/* <blockio:disk>: its dev ("vda"); else NULL */
 	bool must_be_block;	/* <blockio:device>: @path must be a device */
 	bool backing;		/* @path is a backing file: QEMU only reads it */
+	char *warning;		/* where libvirt's limits map with a difference:
+				 * lines ('\n' between), or NULL */
 	/* filled in by blockio_config_resolve(): */
 	char *devnode;		/* the whole disk, e.g. "/dev/vdc" */
 	dev_t dev;		/* its device number */
@@ -180,6 +182,7 @@ struct blockio_config {
 	char uuid[37];		/* normalized; "" when the XML has none */
 	bool has_limits;	/* a <blockio:limits> element is present */
 	bool libvirt_limits;	/* no <blockio:limits>; caps from <iotune>/<blkiotune> */
+	bool uncapped_ok;	/* libvirt_limits, and libvirt-limits-uncapped = start */
 	size_t ntargets;
 	struct blockio_target *targets;
 	size_t nrules;
@@ -211,6 +214,14 @@ struct blockio_options {
 	 * blockio_config_parse_opts() maps them.
 	 */
 	bool libvirt_limits;
+	/*
+	 * libvirt-limits-uncapped = refuse: such a domain that blockio cannot
+	 * cap on this host (no controller or hierarchy, a host disk not
+	 * found, a backing file on an uncapped host disk, cgroupfs failing)
+	 * is refused as one with <blockio:limits> is.  Default (start): it
+	 * starts limited by QEMU's <iotune> only, and the hook says so.
+	 */
+	bool libvirt_limits_refuse;
 };
 
 /*
@@ -275,6 +286,10 @@ void blockio_config_free(struct blockio_config *cfg);
  */
 void blockio_config_describe(const struct blockio_config *cfg, char *out,
 			     size_t outlen);
+
+/* Add a line to cfg->warnings. */
+void blockio_config_warn(struct blockio_config *cfg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The pid attribute of libvirt's status XML (/run/libvirt/qemu/NAME.xml). */
 int blockio_status_pid(const char *xml, size_t len, pid_t *pid);
@@ -563,6 +578,20 @@ int blockio_check_host(const struct blockio_paths *paths,
 		       struct blockio_config *cfg,
 		       const struct blockio_domain_io *io,
 		       struct blockio_error *err);
+
+/*
+ * What prepare, start and restore decide: blockio_check_host(), except
+ * for a domain capped by libvirt's limits with libvirt-limits-uncapped =
+ * start (cfg->uncapped_ok), which starts anyway: 1 and @err (why blockio
+ * cannot cap it) when a host disk or the hierarchy is missing, and a
+ * backing file on an uncapped host disk only adds a warning to @cfg.
+ * 0: capped; -1: refused, @err says why.
+ */
+int blockio_check_prepare(const struct blockio_paths *paths,
+			  const struct blockio_host *host,
+			  struct blockio_config *cfg,
+			  const struct blockio_domain_io *io,
+			  struct blockio_error *err);
 
 /* What the hook says, and the exit status it returns to libvirt. */
 struct blockio_hook_result {

@@ -10,6 +10,7 @@
  * message, and the fuzz test holds both to an independent model.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,6 +79,7 @@ void blockio_config_free(struct blockio_config *cfg)
 		free(cfg->targets[i].disk);
 		free(cfg->targets[i].devnode);
 		free(cfg->targets[i].group);
+		free(cfg->targets[i].warning);
 	}
 	free(cfg->targets);
 	free(cfg->rules);
@@ -789,10 +791,7 @@ static void add_rule(struct blockio_config *cfg, enum blockio_kind kind,
 	r->target = cfg->ntargets - 1;
 }
 
-static void add_warning(struct blockio_config *cfg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add_warning(struct blockio_config *cfg, const char *fmt, ...)
+void blockio_config_warn(struct blockio_config *cfg, const char *fmt, ...)
 {
 	va_list ap;
 	char *w;
@@ -822,16 +821,16 @@ static void check_bandwidth(struct blockio_config *cfg, const struct element *e,
 
 	blockio_format_quantity(bw, BLOCKIO_Q_BANDWIDTH, human, sizeof(human));
 	if (unitless && low && bw < 1024)	/* 8 for 8MiB/s, most likely */
-		add_warning(cfg, "bandwidth='%s' of %s has no unit: it is read as bytes per second (%s), below 2 MB/s, the smallest cap QEMU's documentation calls safe for a disk (the guest's I/O may time out or hang); write the unit meant, e.g. %.*sMiB/s",
+		blockio_config_warn(cfg, "bandwidth='%s' of %s has no unit: it is read as bytes per second (%s), below 2 MB/s, the smallest cap QEMU's documentation calls safe for a disk (the guest's I/O may time out or hang); write the unit meant, e.g. %.*sMiB/s",
 			    escape(text, esc), e->what, human, (int)digits, text);
 	else if (unitless && low)
-		add_warning(cfg, "bandwidth='%s' of %s has no unit: it is read as bytes per second (%s), below 2 MB/s, the smallest cap QEMU's documentation calls safe for a disk (the guest's I/O may time out or hang); write the unit meant",
+		blockio_config_warn(cfg, "bandwidth='%s' of %s has no unit: it is read as bytes per second (%s), below 2 MB/s, the smallest cap QEMU's documentation calls safe for a disk (the guest's I/O may time out or hang); write the unit meant",
 			    escape(text, esc), e->what, human);
 	else if (unitless)
-		add_warning(cfg, "bandwidth='%s' of %s has no unit: it is read as bytes per second (%s); write %s to say so",
+		blockio_config_warn(cfg, "bandwidth='%s' of %s has no unit: it is read as bytes per second (%s); write %s to say so",
 			    escape(text, esc), e->what, human, human);
 	else if (low)
-		add_warning(cfg, "bandwidth %s of %s is below 2 MB/s, the smallest cap QEMU's documentation calls safe for a disk: the guest's I/O may time out or hang",
+		blockio_config_warn(cfg, "bandwidth %s of %s is below 2 MB/s, the smallest cap QEMU's documentation calls safe for a disk: the guest's I/O may time out or hang",
 			    human, e->what);
 }
 
@@ -1400,8 +1399,18 @@ static int libvirt_number(struct parse *p, const char *what, const char *name,
  * One kind (@unit "bytes" or "iops") of an <iotune> or <blkiotune><device>
  * at @node: blockio_libvirt_cap() of its total_/read_/write_@unit_sec.
  */
+/* Append line @text to *@warning (lines separated by '\n'). */
+static void add_note(char **warning, const char *text)
+{
+	size_t old = *warning ? strlen(*warning) : 0;
+
+	*warning = xrealloc(*warning, old + strlen(text) + 2);
+	sprintf(*warning + old, "%s%s", old ? "\n" : "", text);
+}
+
 static int libvirt_kind(struct parse *p, xmlNodePtr node, const char *what,
-			const char *unit, bool has_total, uint64_t *cap)
+			const char *unit, bool has_total, uint64_t *cap,
+			char **warning)
 {
 	static const char *const dirs[] = { "total", "read", "write" };
 	uint64_t v[3] = { 0, 0, 0 };
@@ -1427,12 +1436,32 @@ static int libvirt_kind(struct parse *p, xmlNodePtr node, const char *what,
 		return -1;
 	}
 	*cap = blockio_libvirt_cap(v[0], v[1], v[2]);
+	/* where blockio's one cap differs from what libvirt enforces */
+	if (!v[0] && (v[1] || v[2])) {
+		char text[4 * ESC_MAX], human[64];
+
+		blockio_format_quantity(*cap, strcmp(unit, "bytes") ? BLOCKIO_Q_IOPS
+								     : BLOCKIO_Q_BANDWIDTH,
+					human, sizeof(human));
+		if (v[1] && v[2])
+			snprintf(text, sizeof(text),
+				 "%s limits reads (read_%s_sec=%" PRIu64 ") and writes (write_%s_sec=%" PRIu64 ") apart; blockio caps reads and writes together at the larger, %s",
+				 what, unit, v[1], unit, v[2], human);
+		else
+			snprintf(text, sizeof(text),
+				 "%s limits only %s (%s_%s_sec=%" PRIu64 "); blockio caps reads and writes together at %s, so %s share that cap",
+				 what, v[1] ? "reads" : "writes",
+				 v[1] ? "read" : "write", unit, v[1] ? v[1] : v[2],
+				 human, v[1] ? "writes" : "reads");
+		add_note(warning, text);
+	}
 	return 0;
 }
 
 static void add_libvirt_target(struct parse *p, const char *what, char *path,
 			       const char *disk, enum blockio_merge merge,
-			       char *group, uint64_t bw, uint64_t iops)
+			       char *group, uint64_t bw, uint64_t iops,
+			       char *warning)
 {
 	struct blockio_config *cfg = p->cfg;
 	struct blockio_target *t;
@@ -1446,6 +1475,7 @@ static void add_libvirt_target(struct parse *p, const char *what, char *path,
 	t->must_be_block = merge == BLOCKIO_MERGE_MIN;
 	t->merge = merge;
 	t->group = group;
+	t->warning = warning;
 	if (bw)
 		add_rule(cfg, BLOCKIO_BANDWIDTH, BLOCKIO_LEAKY, bw, 0);
 	if (iops)
@@ -1469,21 +1499,24 @@ static int parse_libvirt_limits(struct parse *p)
 		xmlXPathObjectPtr tune = xpath_nodes(p, disk, "iotune");
 		xmlNodePtr node = tune->nodesetval->nodeTab[0];
 		char *dev = xpath_string(p, disk, "string(target/@dev)");
-		char *src = node_source(p, disk);
+		char *src = node_source(p, disk), *warning = NULL;
 		uint64_t bw = 0, iops = 0;
 
 		xmlXPathFreeObject(tune);
 		snprintf(what, sizeof(what), "<iotune> of disk '%s'",
 			 escape(dev ? dev : "", esc));
-		if (libvirt_kind(p, node, what, "bytes", true, &bw) ||
-		    libvirt_kind(p, node, what, "iops", true, &iops))
+		if (libvirt_kind(p, node, what, "bytes", true, &bw, &warning) ||
+		    libvirt_kind(p, node, what, "iops", true, &iops, &warning)) {
 			ret = -1;
-		else if (src && (bw || iops))
+		} else if (src && (bw || iops)) {
 			add_libvirt_target(p, what, src, dev, BLOCKIO_MERGE_SUM,
 					   xpath_string(p, node, "normalize-space(group_name)"),
-					   bw, iops);
-		else
+					   bw, iops, warning);
+			warning = NULL;
+		} else {
 			free(src);
+		}
+		free(warning);
 		free(dev);
 		if (ret)
 			free(src);
@@ -1494,6 +1527,7 @@ static int parse_libvirt_limits(struct parse *p)
 	for (size_t i = 0; i < nodeset_len(set) && !ret; i++) {
 		xmlNodePtr node = set->nodesetval->nodeTab[i];
 		char *path = xpath_string(p, node, "normalize-space(path)");
+		char *warning = NULL;
 		uint64_t bw = 0, iops = 0;
 
 		snprintf(what, sizeof(what), "<blkiotune><device> '%s'",
@@ -1501,15 +1535,17 @@ static int parse_libvirt_limits(struct parse *p)
 		if (!path || !valid_path(path)) {
 			blockio_error_set(p->err, "%s: <path> is not an absolute path", what);
 			ret = -1;
-		} else if (libvirt_kind(p, node, what, "bytes", false, &bw) ||
-			   libvirt_kind(p, node, what, "iops", false, &iops)) {
+		} else if (libvirt_kind(p, node, what, "bytes", false, &bw, &warning) ||
+			   libvirt_kind(p, node, what, "iops", false, &iops, &warning)) {
 			ret = -1;
 		} else if (bw || iops) {
 			add_libvirt_target(p, what, path, NULL, BLOCKIO_MERGE_MIN,
-					   NULL, bw, iops);
+					   NULL, bw, iops, warning);
 			path = NULL;
+			warning = NULL;
 		}
 		free(path);
+		free(warning);
 	}
 	xmlXPathFreeObject(set);
 	if (!ret && p->cfg->nrules && (!p->cfg->name || !p->cfg->uuid[0])) {
@@ -1616,6 +1652,9 @@ void blockio_config_merge(struct blockio_config *cfg)
 		n->merge = tg->merge;
 		n->devnode = tg->devnode ? xstrdup(tg->devnode) : NULL;
 		n->dev = tg->dev;
+		for (size_t u = t; u < ntargets; u++)
+			if (targets[u].dev == tg->dev && targets[u].warning)
+				add_note(&n->warning, targets[u].warning);
 		if (bw)
 			add_rule(cfg, BLOCKIO_BANDWIDTH, BLOCKIO_LEAKY, bw, 0);
 		if (iops)
@@ -1627,6 +1666,7 @@ void blockio_config_merge(struct blockio_config *cfg)
 		free(targets[t].disk);
 		free(targets[t].devnode);
 		free(targets[t].group);
+		free(targets[t].warning);
 	}
 	free(targets);
 	free(rules);
@@ -1664,6 +1704,7 @@ int blockio_config_parse_opts(const char *xml, size_t len,
 		}
 	} else if (!ret && opts && opts->libvirt_limits) {
 		cfg->libvirt_limits = true;
+		cfg->uncapped_ok = !opts->libvirt_limits_refuse;
 		ret = parse_libvirt_limits(&p);
 	}
 	close_domain(&p);
@@ -1747,4 +1788,12 @@ void blockio_config_describe(const struct blockio_config *cfg, char *out,
 	}
 	for (size_t i = 0; i < cfg->nwarnings; i++)
 		appendf(out, outlen, &o, "; warning: %s", cfg->warnings[i]);
+	for (size_t t = 0; t < cfg->ntargets; t++) {
+		for (const char *w = cfg->targets[t].warning; w && *w;) {
+			size_t n = strcspn(w, "\n");
+
+			appendf(out, outlen, &o, "; warning: %.*s", (int)n, w);
+			w += n + (w[n] == '\n');
+		}
+	}
 }

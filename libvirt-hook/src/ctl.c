@@ -212,6 +212,8 @@ struct check {
 	char **warnings;
 	size_t nwarnings;
 	char error[sizeof(((struct blockio_error *)0)->msg)];
+	/* libvirt-limits-uncapped = start: why blockio would not cap it */
+	char uncapped[sizeof(((struct blockio_error *)0)->msg)];
 };
 
 static void warn(struct check *c, const char *fmt, ...)
@@ -515,54 +517,13 @@ static void warn_overlap(struct check *c)
 	}
 }
 
-/* The value of NAME in an "a=1, b=2" list of blockio_domain_io_parse(); 0. */
-static uint64_t listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && *p;) {
-		if (!strncmp(p, name, n) && p[n] == '=')
-			return strtoull(p + n + 1, NULL, 10);
-		p = strstr(p, ", ");
-		if (p)
-			p += 2;
-	}
-	return 0;
-}
-
-/* One kind of a libvirt limit that blockio caps reads and writes together. */
-static void warn_directions(struct check *c, const char *what, const char *list,
-			    const char *unit)
-{
-	char rname[32], wname[32], tname[32], cap[64];
-	uint64_t r, w;
-	bool bytes = !strcmp(unit, "bytes");
-
-	snprintf(rname, sizeof(rname), "read_%s_sec", unit);
-	snprintf(wname, sizeof(wname), "write_%s_sec", unit);
-	snprintf(tname, sizeof(tname), "total_%s_sec", unit);
-	r = listed(list, rname);
-	w = listed(list, wname);
-	if (listed(list, tname) || (!r && !w))
-		return;
-	blockio_format_quantity(r > w ? r : w, bytes ? BLOCKIO_Q_BANDWIDTH
-						    : BLOCKIO_Q_IOPS, cap, sizeof(cap));
-	if (r && w)
-		warn(c, "%s limits reads (%s=%" PRIu64 ") and writes (%s=%" PRIu64 ") apart; blockio caps reads and writes together at the larger, %s",
-		     what, rname, r, wname, w, cap);
-	else
-		warn(c, "%s limits only %s (%s=%" PRIu64 "); blockio caps reads and writes together at %s, so %s share that cap",
-		     what, r ? "reads" : "writes", r ? rname : wname, r ? r : w,
-		     cap, r ? "writes" : "reads");
-}
-
 /*
  * libvirt-limits = yes: how libvirt's limits became caps, where the
  * mapping differs from what libvirt enforces.
  */
 static void warn_libvirt(struct check *c)
 {
-	char e1[ESC], e2[ESC], what[2 * ESC];
+	char e1[ESC], e2[ESC];
 
 	for (size_t i = 0; i < c->io.ndisks; i++) {
 		const struct blockio_disk *d = &c->io.disks[i];
@@ -579,15 +540,15 @@ static void warn_libvirt(struct check *c)
 			     esc(d->dev, e1), esc(d->source, e2));
 			continue;
 		}
-		snprintf(what, sizeof(what), "%s: <iotune>", esc(d->dev, e1));
-		warn_directions(c, what, d->iotune, "bytes");
-		warn_directions(c, what, d->iotune, "iops");
 	}
-	for (size_t i = 0; i < c->io.ntunes; i++) {
-		snprintf(what, sizeof(what), "<blkiotune><device> '%s'",
-			 esc(c->io.tunes[i].path, e1));
-		warn_directions(c, what, c->io.tunes[i].limits, "bytes");
-		warn_directions(c, what, c->io.tunes[i].limits, "iops");
+	/* reads and writes apart: each target says so (its warning) */
+	for (size_t t = 0; t < c->cfg.ntargets; t++) {
+		for (const char *w = c->cfg.targets[t].warning; w && *w;) {
+			size_t n = strcspn(w, "\n");
+
+			warn(c, "%.*s", (int)n, w);
+			w += n + (w[n] == '\n');
+		}
 	}
 }
 
@@ -625,9 +586,15 @@ static void run_check(struct check *c, const char *xml, size_t len)
 	}
 
 	/* the verdict: what prepare runs, nothing else (it may merge targets) */
-	if (blockio_check_host(c->env->paths, c->env->host, &c->cfg, &c->io,
-			       &err))
+	switch (blockio_check_prepare(c->env->paths, c->env->host, &c->cfg,
+				      &c->io, &err)) {
+	case -1:
 		snprintf(c->error, sizeof(c->error), "%s", err.msg);
+		break;
+	case 1:
+		snprintf(c->uncapped, sizeof(c->uncapped), "%s", err.msg);
+		break;
+	}
 	c->targets = xcalloc(cfg->ntargets, sizeof(*c->targets));
 	for (size_t t = 0; t < cfg->ntargets; t++)
 		locate(c->env->host, cfg->targets[t].element,
@@ -713,6 +680,9 @@ static void print_check_text(FILE *f, const struct check *c)
 	}
 	for (size_t i = 0; i < c->nwarnings; i++)
 		fprintf(f, "warning: %s\n", c->warnings[i]);
+	if (c->uncapped[0])
+		fprintf(f, "not capped by blockio: %s; the hook starts it limited by libvirt's own <iotune>/<blkiotune> only (hook.conf: libvirt-limits-uncapped = start)\n",
+			c->uncapped);
 	if (c->error[0])
 		fprintf(f, "error: %s\n", c->error);
 }
@@ -731,7 +701,7 @@ static void print_check_json(FILE *f, const struct check *c)
 		!c->parsed ? "null" : cfg->libvirt_limits ? "\"libvirt\""
 			   : !cfg->has_limits ? "\"absent\""
 			   : cfg->nrules ? "\"present\"" : "\"empty\"",
-		c->parsed && cfg->nrules ? "true" : "false");
+		c->parsed && cfg->nrules && !c->uncapped[0] ? "true" : "false");
 	for (size_t t = 0; c->parsed && t < cfg->ntargets; t++) {
 		const struct blockio_target *tg = &cfg->targets[t];
 		const struct place *pl = &c->targets[t];
@@ -782,7 +752,9 @@ static void print_check_json(FILE *f, const struct check *c)
 		fputs(i ? ",\n  " : "\n  ", f);
 		json_str(f, c->warnings[i]);
 	}
-	fputs("],\n \"error\": ", f);
+	fputs("],\n \"uncapped\": ", f);
+	json_str(f, c->uncapped[0] ? c->uncapped : NULL);
+	fputs(",\n \"error\": ", f);
 	json_str(f, c->error[0] ? c->error : NULL);
 	fputs("}\n", f);
 }

@@ -11,7 +11,8 @@
  * error that names the file and line: the hook then refuses to start
  * domains rather than guess what the host meant (a typo in the key that
  * turns the fleet drop-in on would otherwise leave every VM uncapped).
- * No file: the defaults (libvirt-limits = no).
+ * No file: the defaults (libvirt-limits = no, libvirt-limits-uncapped =
+ * start).
  */
 #include <stdio.h>
 #include <string.h>
@@ -85,7 +86,16 @@ int blockio_hookconf_parse(const char *text, const char *file,
 		*eq = '\0';
 		key = trim(line);
 		value = trim(eq + 1);
-		if (!strcmp(key, "libvirt-limits")) {
+		if (!strcmp(key, "libvirt-limits-uncapped")) {
+			if (strcmp(value, "start") && strcmp(value, "refuse")) {
+				blockio_escape(value, esc, sizeof(esc));
+				blockio_error_set(err,
+						  "%s line %u: invalid value '%s' for libvirt-limits-uncapped: expected 'start' or 'refuse'",
+						  file, lineno, esc);
+				return -1;
+			}
+			opts->libvirt_limits_refuse = !strcmp(value, "refuse");
+		} else if (!strcmp(key, "libvirt-limits")) {
 			if (parse_bool(value, &opts->libvirt_limits)) {
 				blockio_escape(value, esc, sizeof(esc));
 				blockio_error_set(err,
@@ -96,7 +106,7 @@ int blockio_hookconf_parse(const char *text, const char *file,
 		} else {
 			blockio_escape(key, esc, sizeof(esc));
 			blockio_error_set(err,
-					  "%s line %u: unknown setting '%s'; the settings are: libvirt-limits",
+					  "%s line %u: unknown setting '%s'; the settings are: libvirt-limits, libvirt-limits-uncapped",
 					  file, lineno, esc);
 			return -1;
 		}

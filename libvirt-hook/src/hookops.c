@@ -73,6 +73,54 @@ int blockio_check_host(const struct blockio_paths *paths,
 }
 
 /*
+ * A domain capped by libvirt's limits (hook.conf libvirt-limits = yes) on
+ * a host where blockio cannot cap it, and libvirt-limits-uncapped = start
+ * (the default): it runs, limited by QEMU's <iotune> and the blkio
+ * controller's <blkiotune> only, and its line says so, and why.
+ */
+static void uncapped_soft(const struct blockio_error *why, char *what,
+			  size_t whatlen)
+{
+	snprintf(what, whatlen,
+		 "not capped by blockio: %s; the domain runs limited by libvirt's own <iotune>/<blkiotune> only, which do not hold for writeback (hook.conf: libvirt-limits-uncapped = start; 'refuse' stops such a domain)",
+		 why->msg);
+}
+
+/*
+ * blockio_check_host() for such a domain: false (uncapped, @why set) when
+ * a host disk or the hierarchy is missing; a backing file on an uncapped
+ * host disk is only a warning, since QEMU's <iotune> limits its reads.
+ */
+static bool check_host_soft(const struct blockio_paths *paths,
+			    const struct blockio_host *host,
+			    struct blockio_config *cfg,
+			    const struct blockio_domain_io *io,
+			    struct blockio_error *why)
+{
+	struct blockio_error backing;
+	char mount[PATH_MAX];
+
+	if (blockio_config_resolve(cfg, host, why) ||
+	    (cfg->nrules && blockio_find_mount(paths, mount, sizeof(mount), why)))
+		return false;
+	if (io && blockio_check_backing(host, cfg, io, &backing))
+		blockio_config_warn(cfg, "%s; QEMU's <iotune> still limits those reads (hook.conf: libvirt-limits-uncapped = start)",
+				    backing.msg);
+	return true;
+}
+
+int blockio_check_prepare(const struct blockio_paths *paths,
+			  const struct blockio_host *host,
+			  struct blockio_config *cfg,
+			  const struct blockio_domain_io *io,
+			  struct blockio_error *err)
+{
+	if (!cfg->uncapped_ok)
+		return blockio_check_host(paths, host, cfg, io, err);
+	return check_host_soft(paths, host, cfg, io, err) ? 0 : 1;
+}
+
+/*
  * prepare, start, restore (@resolve) and migrate: check the caps, and say
  * in @what what they are.
  */
@@ -87,12 +135,18 @@ static int validate(const struct blockio_paths *paths,
 
 	if (blockio_config_parse_host(paths, xml, len, &cfg, err))
 		return -1;
-	if (resolve && (blockio_domain_io_parse(xml, len, &io, err) ||
-			blockio_check_host(paths, host, &cfg, &io, err)))
+	if (resolve && blockio_domain_io_parse(xml, len, &io, err)) {
 		ret = -1;
+	} else if (resolve) {
+		ret = blockio_check_prepare(paths, host, &cfg, &io, err);
+		if (ret > 0) {
+			uncapped_soft(err, what, whatlen);
+			ret = 0;
+		}
+	}
 	if (resolve)
 		blockio_domain_io_free(&io);
-	if (!ret)
+	if (!ret && !what[0])
 		blockio_config_describe(&cfg, what, whatlen);
 	blockio_config_free(&cfg);
 	return ret;
@@ -109,8 +163,12 @@ static int apply(const struct blockio_paths *paths,
 	if (blockio_config_parse_host(paths, xml, len, &cfg, err))
 		return -1;
 	ret = blockio_apply_config(paths, host, &cfg, err);
-	if (!ret)
+	if (ret && cfg.uncapped_ok) {
+		uncapped_soft(err, what, whatlen);
+		ret = 0;
+	} else if (!ret) {
 		blockio_config_describe(&cfg, what, whatlen);
+	}
 	blockio_config_free(&cfg);
 	return ret;
 }
@@ -144,7 +202,7 @@ void blockio_hook_run(const struct blockio_paths *paths,
 {
 	enum action action = NOTHING;
 	struct blockio_error err = { "" };
-	char what[sizeof(err.msg)] = "", esc[256], cmd[320] = "";
+	char what[1536] = "", esc[256], cmd[320] = "";
 	int ret = 0;
 
 	res->status = 0;
@@ -185,7 +243,9 @@ void blockio_hook_run(const struct blockio_paths *paths,
 	blockio_escape(name, esc, sizeof(esc));
 	if (!ret) {
 		/* a cap likely not meant (describe's "; warning: ") stands out */
-		res->priority = strstr(what, "; warning: ") ? LOG_WARNING : LOG_INFO;
+		res->priority = strstr(what, "; warning: ") ||
+				!strncmp(what, "not capped by blockio: ", 23) ?
+				LOG_WARNING : LOG_INFO;
 		snprintf(res->log, sizeof(res->log), "domain '%s' at %s: %s",
 			 esc, op, what);
 	} else if (action == RECONNECT) {

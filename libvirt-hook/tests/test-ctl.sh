@@ -83,6 +83,14 @@ use_conf() {
 	run "check --offline corpus/ns-unicode-o.xml, stock kernel" check --offline "$SRCDIR/tests/corpus/ns-unicode-o.xml"
 	run "check --offline corpus/disk-network-rbd.xml, stock kernel" check --offline "$SRCDIR/tests/corpus/disk-network-rbd.xml"
 	run "check --offline < corpus/no-metadata.xml, stock kernel" check --offline <"$SRCDIR/tests/corpus/no-metadata.xml"
+	# libvirt-limits = yes there: the hook starts the domain, uncapped by
+	# blockio (libvirt-limits-uncapped = start), or refuses it (refuse)
+	use_conf "$SRCDIR/tests/corpus/nova-iotune.xml"
+	run "check corpus/nova-iotune.xml, stock kernel" check "$SRCDIR/tests/corpus/nova-iotune.xml"
+	run "--json check corpus/nova-iotune.xml, stock kernel" --json check "$SRCDIR/tests/corpus/nova-iotune.xml"
+	printf 'libvirt-limits = yes\nlibvirt-limits-uncapped = refuse\n' >"$tmp/hook.conf"
+	run "check corpus/nova-iotune.xml, stock kernel, libvirt-limits-uncapped = refuse" check "$SRCDIR/tests/corpus/nova-iotune.xml"
+	unset BLOCKIO_TEST_HOOKCONF
 	BLOCKIO_TEST_PROC=$tmp/proc BLOCKIO_TEST_QEMU_IMG=
 	run "--offline status" --offline status
 	run "set --offline" set --offline vm1 vda:iops=5
@@ -160,7 +168,7 @@ if command -v jq >/dev/null 2>&1; then
 		if ! jq -e '(.domain | type) as $d | ($d == "string" or $d == "null")
 			and (.uuid | type == "string" or . == null)
 			and (.valid | type == "boolean") and (.capped | type == "boolean")
-			and (.offline == false)
+			and (.offline == false) and (.uncapped == null)
 			and (.limits | . == null or . == "absent" or . == "empty" or . == "present" or . == "libvirt")
 			and (.warnings | type == "array") and (.error | type == "string" or . == null)
 			and (.valid == (.error == null))

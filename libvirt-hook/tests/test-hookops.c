@@ -441,6 +441,87 @@ static void test_quiet_ops(void)
 	CHECK(res.status == 0 && res.priority == -1 && !res.out[0]);
 }
 
+/* A domain as OpenStack Nova writes it: <iotune> in its disk, no blockio. */
+#define NOVA(iotune, backing)                                              \
+	"<domain type='kvm'><name>vm1</name><uuid>" UUID "</uuid>"         \
+	"<devices><disk type='file' device='disk'>"                        \
+	"<driver name='qemu' type='qcow2'/>"                               \
+	"<source file='/var/lib/libvirt/images/vm1.qcow2'/>" backing       \
+	"<target dev='vda' bus='virtio'/><iotune>" iotune "</iotune>"      \
+	"</disk></devices></domain>"
+
+/*
+ * hook.conf libvirt-limits = yes (issue 25 item 2): a host that cannot cap
+ * a domain by its libvirt limits starts it anyway, limited by QEMU's
+ * <iotune> only, and says so; libvirt-limits-uncapped = refuse refuses.
+ */
+static void test_libvirt_limits(void)
+{
+	static const char nova[] = NOVA("<total_bytes_sec>10485760</total_bytes_sec>", "");
+	static const char nova_rw[] = NOVA("<read_bytes_sec>10485760</read_bytes_sec>"
+					   "<write_bytes_sec>5242880</write_bytes_sec>", "");
+	static const char nova_backing[] = NOVA("<total_bytes_sec>10485760</total_bytes_sec>",
+		BACKING("/srv/base.qcow2", "<backingStore/>"));
+	static const char *const ops[] = { "prepare", "start", "restore", "started" };
+	struct blockio_hook_result res;
+	char conf[160];
+
+	snprintf(conf, sizeof(conf), "%s/hook.conf", root);
+	paths.hookconf = conf;
+	put("hook.conf", "libvirt-limits = yes\n");
+
+	/* a stock kernel: the domain starts, limited by QEMU's <iotune> only */
+	put("proc/cgroups", CGROUPS_NONE);
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		run(ops[i], nova, &res);
+		CHECKF(res.status == 0, "%s on a stock kernel exits %d: %s", ops[i], res.status, res.out);
+		CHECK(res.priority == LOG_WARNING);
+		CHECK_CONTAINS(res.out, "at ");
+		CHECK_CONTAINS(res.out, ": not capped by blockio: the kernel has no blockio cgroup controller");
+		CHECK_CONTAINS(res.out, "; the domain runs limited by libvirt's own <iotune>/<blkiotune> only, which do not hold for writeback (hook.conf: libvirt-limits-uncapped = start; 'refuse' stops such a domain)");
+	}
+	/* not mounted, the same */
+	host_not_mounted();
+	run("prepare", nova, &res);
+	CHECK(res.status == 0);
+	CHECK_CONTAINS(res.out, "not capped by blockio: the blockio cgroup hierarchy is not mounted");
+	/* refuse: as <blockio:limits> would */
+	put("hook.conf", "libvirt-limits = yes\nlibvirt-limits-uncapped = refuse\n");
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		run(ops[i], nova, &res);
+		CHECKF(res.status == 1, "%s with refuse exits %d: %s", ops[i], res.status, res.out);
+		CHECK_CONTAINS(res.out, "blockio: the blockio cgroup hierarchy is not mounted");
+	}
+	put("hook.conf", "libvirt-limits = yes\nlibvirt-limits-uncapped = maybe\n");
+	run("prepare", nova, &res);
+	CHECK(res.status == 1);
+	CHECK_CONTAINS(res.out, "line 2: invalid value 'maybe' for libvirt-limits-uncapped: expected 'start' or 'refuse'");
+
+	/* a backing file on an uncapped host disk: capped, and said */
+	host_ok();
+	put("hook.conf", "libvirt-limits = yes\n");
+	run("start", nova_backing, &res);
+	CHECKF(res.status == 0, "start exits %d: %s", res.status, res.out);
+	CHECK(res.priority == LOG_WARNING);
+	CHECK_CONTAINS(res.out, "capped: <iotune> of disk 'vda' on /dev/vdc: bandwidth 10MiB/s; warning: <iotune> of disk 'vda': backing file '/srv/base.qcow2' is on host disk /dev/sdb (8:16), not on /dev/vdc");
+	CHECK_CONTAINS(res.out, "QEMU's <iotune> still limits those reads");
+	put("hook.conf", "libvirt-limits = yes\nlibvirt-limits-uncapped = refuse\n");
+	run("start", nova_backing, &res);
+	CHECK(res.status == 1);
+
+	/* reads and writes apart: the start says they share the larger cap */
+	put("hook.conf", "libvirt-limits = yes\n");
+	run("prepare", nova_rw, &res);
+	CHECK(res.status == 0);
+	CHECK_CONTAINS(res.out, "capped: <iotune> of disk 'vda' on /dev/vdc: bandwidth 10MiB/s; warning: <iotune> of disk 'vda' limits reads (read_bytes_sec=10485760) and writes (write_bytes_sec=5242880) apart; blockio caps reads and writes together at the larger, 10MiB/s");
+
+	/* <blockio:limits> is never soft */
+	put("proc/cgroups", CGROUPS_NONE);
+	run("prepare", capped_xml, &res);
+	CHECK(res.status == 1);
+	paths.hookconf = NULL;
+}
+
 int main(void)
 {
 	char proc[128], run_dir[128], cmd[160];
@@ -462,6 +543,7 @@ int main(void)
 	test_reconnect();
 	test_prepare();
 	test_backing();
+	test_libvirt_limits();
 	test_quiet_ops();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);

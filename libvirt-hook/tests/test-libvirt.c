@@ -46,13 +46,27 @@ static void test_hookconf(void)
 	conf_ok(__LINE__, "libvirt-limits = yes\nlibvirt-limits = no\n", false);
 	conf_ok(__LINE__, "\t# comment = yes\nlibvirt-limits\t=\ttrue\n", true);
 	conf_bad(__LINE__, "libvirt_limits = yes\n",
-		 "hook.conf line 1: unknown setting 'libvirt_limits'; the settings are: libvirt-limits");
+		 "hook.conf line 1: unknown setting 'libvirt_limits'; the settings are: libvirt-limits, libvirt-limits-uncapped");
 	conf_bad(__LINE__, "\nlibvirt-limits = Yes\n",
 		 "hook.conf line 2: invalid value 'Yes' for libvirt-limits: expected 'yes' or 'no'");
 	conf_bad(__LINE__, "libvirt-limits yes\n", "line 1: 'libvirt-limits yes' is not 'key = value'");
 	conf_bad(__LINE__, "libvirt-limits = \n", "invalid value ''");
 	conf_bad(__LINE__, "= yes\n", "unknown setting ''");
 	conf_bad(__LINE__, "libvirt-limits = yes # on\n", "invalid value 'yes # on'");
+	/* what a domain blockio cannot cap by its libvirt limits does */
+	{
+		struct blockio_options o;
+		struct blockio_error err = { "" };
+
+		CHECK(blockio_hookconf_parse("libvirt-limits = yes\n", "hook.conf", &o, &err) == 0);
+		CHECK(!o.libvirt_limits_refuse);
+		CHECK(blockio_hookconf_parse("libvirt-limits-uncapped = refuse\n", "hook.conf", &o, &err) == 0);
+		CHECK(o.libvirt_limits_refuse);
+		CHECK(blockio_hookconf_parse("libvirt-limits-uncapped = start\n", "hook.conf", &o, &err) == 0);
+		CHECK(!o.libvirt_limits_refuse);
+	}
+	conf_bad(__LINE__, "libvirt-limits-uncapped = yes\n",
+		 "hook.conf line 1: invalid value 'yes' for libvirt-limits-uncapped: expected 'start' or 'refuse'");
 }
 
 /* blockio_hookconf_load(): no file is the default, a bad one an error. */
@@ -298,7 +312,11 @@ static void test_blkiotune(void)
 	OK(domain("", BLKIO("<path>/dev/sdb</path><read_bytes_sec>4194304</read_bytes_sec><write_bytes_sec>2097152</write_bytes_sec>"
 			    "<write_iops_sec>80</write_iops_sec>"), ""),
 	   "bandwidth /dev/sdb:4194304:0|iops /dev/sdb:80:0",
-	   "capped: <blkiotune><device> '/dev/sdb' on /dev/sdb: bandwidth 4MiB/s, iops 80/s");
+	   "capped: <blkiotune><device> '/dev/sdb' on /dev/sdb: bandwidth 4MiB/s, iops 80/s; warning: "
+	   "<blkiotune><device> '/dev/sdb' limits reads (read_bytes_sec=4194304) and writes "
+	   "(write_bytes_sec=2097152) apart; blockio caps reads and writes together at the larger, 4MiB/s; "
+	   "warning: <blkiotune><device> '/dev/sdb' limits only writes (write_iops_sec=80); blockio caps "
+	   "reads and writes together at 80/s, so reads share that cap");
 	/* a partition: its disk */
 	OK(domain("", BLKIO("<path>/dev/sdb1</path><write_bytes_sec>1048576</write_bytes_sec>"), ""),
 	   "bandwidth /dev/sdb:1048576:0", NULL);
@@ -306,7 +324,11 @@ static void test_blkiotune(void)
 	OK(domain("", BLKIO("<path>/dev/vdc</path><write_bytes_sec>1048576</write_bytes_sec><write_iops_sec>500</write_iops_sec>"),
 		  DISK("vda", IMG "a", "<total_bytes_sec>4194304</total_bytes_sec><total_iops_sec>100</total_iops_sec>")),
 	   "bandwidth /dev/vdc:1048576:0|iops /dev/vdc:100:0",
-	   "capped: <iotune> of disk 'vda' + <blkiotune><device> '/dev/vdc' on /dev/vdc: bandwidth 1MiB/s, iops 100/s");
+	   "capped: <iotune> of disk 'vda' + <blkiotune><device> '/dev/vdc' on /dev/vdc: bandwidth 1MiB/s, iops 100/s; "
+	   "warning: <blkiotune><device> '/dev/vdc' limits only writes (write_bytes_sec=1048576); blockio caps "
+	   "reads and writes together at 1MiB/s, so reads share that cap; warning: <blkiotune><device> "
+	   "'/dev/vdc' limits only writes (write_iops_sec=500); blockio caps reads and writes together at "
+	   "500/s, so reads share that cap");
 	/* <blkiotune> bounds an unlimited <iotune> kind */
 	OK(domain("", BLKIO("<path>/dev/vdc</path><write_iops_sec>500</write_iops_sec>"),
 		  DISK("vda", IMG "a", "<total_bytes_sec>4194304</total_bytes_sec>")),
