@@ -106,6 +106,14 @@ use_conf() {
 	run "--json status" --json status
 	run "status --json vm2" status --json vm2
 	run "status vm1 vm2" status vm1 vm2
+	# libvirt-limits = yes: nova3 has an <iotune> but no cgroup
+	printf 'libvirt-limits = yes\n' >"$tmp/hook.conf"
+	BLOCKIO_TEST_HOOKCONF=$tmp/hook.conf
+	export BLOCKIO_TEST_HOOKCONF
+	run "status, libvirt-limits = yes" status
+	run "status nova3, libvirt-limits = yes" status nova3
+	run "--json status nova3, libvirt-limits = yes" --json status nova3
+	unset BLOCKIO_TEST_HOOKCONF
 	run "(no command)"
 } >"$tmp/status"
 
