@@ -295,6 +295,14 @@ void blockio_config_warn(struct blockio_config *cfg, const char *fmt, ...)
 int blockio_status_pid(const char *xml, size_t len, pid_t *pid);
 
 /*
+ * Does the domain of libvirt's status XML have a limit libvirt-limits =
+ * yes maps to a blockio cap (a total_/read_/write_ bytes or iops value in
+ * the <iotune> of a file or block disk, or in a <blkiotune><device>) and
+ * no <blockio:limits>?  For blockioctl status.
+ */
+bool blockio_status_libvirt_limited(const char *xml, size_t len);
+
+/*
  * The name and UUID of the domain in libvirt's status XML
  * (<domstatus><domain>...), as blockio_domain_identity() does for a
  * domain XML.
@@ -516,6 +524,7 @@ int blockio_read_cgroup_file(const char *mount, const char *uuid,
 struct blockio_running {
 	char *name;		/* raw */
 	char uuid[37];		/* normalized */
+	bool libvirt_limited;	/* see blockio_status_libvirt_limited() */
 };
 
 /*

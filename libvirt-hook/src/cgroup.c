@@ -690,6 +690,8 @@ int blockio_running_domains(const struct blockio_paths *paths,
 			abort();
 		(*doms)[n].name = cfg.name;
 		memcpy((*doms)[n].uuid, cfg.uuid, sizeof(cfg.uuid));
+		(*doms)[n].libvirt_limited =
+			blockio_status_libvirt_limited(text, strlen(text));
 		cfg.name = NULL;
 		blockio_config_free(&cfg);
 		n++;

@@ -267,6 +267,37 @@ int blockio_status_pid(const char *xml, size_t len, pid_t *pid)
 	return 0;
 }
 
+bool blockio_status_libvirt_limited(const char *xml, size_t len)
+{
+#define LIMIT_NAMES "self::total_bytes_sec or self::read_bytes_sec or " \
+	"self::write_bytes_sec or self::total_iops_sec or " \
+	"self::read_iops_sec or self::write_iops_sec"
+	static const char expr[] =
+		"boolean(/domstatus/domain[not(metadata/*[namespace-uri() = '"
+		BLOCKIO_NS_URI "'])]"
+		"[devices/disk[@type = 'file' or @type = 'block']/iotune/*"
+		"[" LIMIT_NAMES "][number(.) > 0]"
+		" or blkiotune/device/*[" LIMIT_NAMES "][number(.) > 0]])";
+#undef LIMIT_NAMES
+	struct blockio_error err;
+	struct parse p = { .err = &err };
+	bool limited = false;
+
+	p.doc = read_doc(xml, len, &err);
+	if (p.doc) {
+		xmlXPathObjectPtr obj;
+
+		p.xpath = xmlXPathNewContext(p.doc);
+		if (!p.xpath)
+			abort();
+		obj = xmlXPathEvalExpression(BAD_CAST expr, p.xpath);
+		limited = obj && obj->type == XPATH_BOOLEAN && obj->boolval;
+		xmlXPathFreeObject(obj);
+	}
+	close_domain(&p);
+	return limited;
+}
+
 int blockio_status_identity(const char *xml, size_t len,
 			    struct blockio_config *cfg,
 			    struct blockio_error *err)

@@ -1113,6 +1113,7 @@ static int cmd_status(const struct blockio_ctl_env *env, const char *want,
 	static char uuids[MAX_CGROUPS][37];
 	struct blockio_running *doms = NULL;
 	struct blockio_error err = { "" };
+	struct blockio_options opts;
 	char mount[PATH_MAX], e[ESC];
 	int ncg, ndoms;
 	size_t shown = 0, nuncapped = 0;
@@ -1124,6 +1125,11 @@ static int cmd_status(const struct blockio_ctl_env *env, const char *want,
 	    (ndoms = blockio_running_domains(env->paths, &doms, &err)) < 0) {
 		fprintf(stderr, "blockioctl: %s\n", err.msg);
 		return 1;
+	}
+	/* libvirt-limits = yes: a domain with an <iotune> was meant capped */
+	if (blockio_hookconf_load(env->paths, &opts, &err)) {
+		fprintf(stderr, "blockioctl: %s\n", err.msg);
+		opts.libvirt_limits = false;
 	}
 	vm = xcalloc(1, sizeof(*vm));
 	if (json)
@@ -1177,6 +1183,20 @@ static int cmd_status(const struct blockio_ctl_env *env, const char *want,
 			json_str(stdout, doms[j].name);
 			firstu = false;
 		}
+		fputs("],\n \"libvirt_limits_only\": [", stdout);
+		firstu = true;
+		for (int j = 0; j < ndoms; j++) {
+			bool has = false;
+
+			for (int i = 0; i < ncg && !has; i++)
+				has = !strcmp(uuids[i], doms[j].uuid);
+			if (has || !opts.libvirt_limits || !doms[j].libvirt_limited ||
+			    !wanted(want, doms[j].name, doms[j].uuid))
+				continue;
+			fputs(firstu ? "" : ", ", stdout);
+			json_str(stdout, doms[j].name);
+			firstu = false;
+		}
 		fputs("]}\n", stdout);
 	} else {
 		for (int j = 0; j < ndoms; j++) {
@@ -1184,7 +1204,12 @@ static int cmd_status(const struct blockio_ctl_env *env, const char *want,
 
 			for (int i = 0; i < ncg && !has; i++)
 				has = !strcmp(uuids[i], doms[j].uuid);
-			if (!has && wanted(want, doms[j].name, doms[j].uuid))
+			if (has || !wanted(want, doms[j].name, doms[j].uuid))
+				continue;
+			if (opts.libvirt_limits && doms[j].libvirt_limited)
+				printf("%s (%s): running, no blockio cgroup: limited by libvirt's <iotune>/<blkiotune> only, not by blockio (libvirt-limits = yes, but the hook could not cap it: journalctl -t blockio-hook says why)\n",
+				       esc(doms[j].name, e), doms[j].uuid);
+			else
 				printf("%s (%s): running, no blockio cgroup: not capped\n",
 				       esc(doms[j].name, e), doms[j].uuid);
 		}

@@ -208,6 +208,7 @@ if command -v jq >/dev/null 2>&1; then
 		# shellcheck disable=SC2086 # split on purpose
 		"$ctl" --json $args >"$tmp/json" 2>/dev/null
 		if ! jq -e '(.domains | type == "array") and (.uncapped | type == "array")
+			and (.libvirt_limits_only | type == "array")
 			and all(.domains[]; (.uuid | type == "string") and (.running | type == "boolean")
 				and (.cgroup | type == "string") and (.errors | type == "array")
 				and all(.devices[]; (.major | type == "number") and (.minor | type == "number")

@@ -446,8 +446,40 @@ static void test_mutants(void)
 	mutants("ctl/ovirt-blkiotune.xml", "<blkiotune>", 3000, 15);
 }
 
+/* blockioctl status: which running domain libvirt-limits meant to cap. */
+static void test_status_limited(void)
+{
+#define STATUS(dom) "<domstatus state='running' pid='1'><domain type='kvm'><name>n</name>" \
+	"<uuid>c7a5fdbd-cdaf-9455-926a-d65c16db1809</uuid>" dom "</domain></domstatus>"
+#define FDISK(type, tune) "<devices><disk type='" type "'><target dev='vda'/><iotune>" tune \
+	"</iotune></disk></devices>"
+	static const struct {
+		const char *xml;
+		bool want;
+	} cases[] = {
+		{ STATUS(FDISK("file", "<write_bytes_sec>5242880</write_bytes_sec>")), true },
+		{ STATUS(FDISK("block", "<total_iops_sec>100</total_iops_sec>")), true },
+		{ STATUS(FDISK("file", "<total_bytes_sec>0</total_bytes_sec>")), false },
+		{ STATUS(FDISK("file", "<group_name>g</group_name><size_iops_sec>4096</size_iops_sec>")), false },
+		{ STATUS(FDISK("network", "<total_bytes_sec>5</total_bytes_sec>")), false },
+		{ STATUS("<blkiotune><device><path>/dev/sdb</path><read_iops_sec>80</read_iops_sec></device></blkiotune>"), true },
+		{ STATUS("<blkiotune><weight>500</weight><device><path>/dev/sdb</path><weight>200</weight></device></blkiotune>"), false },
+		{ STATUS("<metadata><b:limits xmlns:b='" BLOCKIO_NS_URI "'/></metadata>"
+			 FDISK("file", "<write_bytes_sec>5</write_bytes_sec>")), false },
+		{ STATUS(""), false },
+		{ "not xml", false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECKF(blockio_status_libvirt_limited(cases[i].xml, strlen(cases[i].xml)) == cases[i].want,
+		       "case %zu: want %d", i, cases[i].want);
+#undef FDISK
+#undef STATUS
+}
+
 int main(void)
 {
+	test_status_limited();
 	test_hookconf();
 	test_hookconf_load();
 	test_hookconf_shipped();
