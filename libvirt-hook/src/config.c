@@ -1295,13 +1295,23 @@ static xmlNodePtr next_element(xmlNodePtr n, xmlNodePtr top, bool descend)
  * <metadata> (the children of our own <blockio:limits> are
  * parse_limits()'s to judge): set the error and return -1.
  */
+static bool is_metadata(xmlNodePtr n, xmlNodePtr root)
+{
+	return n && n->type == XML_ELEMENT_NODE && n->parent == root &&
+	       !n->ns && !strcmp((const char *)n->name, "metadata");
+}
+
 static int misplaced(struct parse *p, xmlNodePtr root)
 {
+	xmlNodePtr first = NULL;
+
+	/* libvirt reads only the first <metadata> (metadata[1]) */
+	for (xmlNodePtr c = root->children; c && !first; c = c->next)
+		if (is_metadata(c, root))
+			first = c;
 	for (xmlNodePtr n = next_element(root, root, true); n;) {
 		xmlNodePtr parent = n->parent;
-		bool in_metadata = parent && parent->parent == root &&
-				   !parent->ns &&
-				   !strcmp((const char *)parent->name, "metadata");
+		bool in_metadata = parent == first && first;
 		bool ours = is_ours(n);
 		char esc[ESC_MAX], esc2[ESC_MAX], esc3[ESC_MAX], also[ESC_MAX + 40] = "";
 
@@ -1318,6 +1328,12 @@ static int misplaced(struct parse *p, xmlNodePtr root)
 		if (!ours)
 			snprintf(also, sizeof(also), " and has namespace '%s'",
 				 escape((const char *)n->ns->href, esc3));
+		if (is_metadata(parent, root)) {
+			blockio_error_set(p->err,
+					  "<%s> is in a second <metadata>%s; libvirt keeps only the first <metadata>, so its caps would be ignored: move it there",
+					  qname(n->ns, n->name, esc), also);
+			return -1;
+		}
 		blockio_error_set(p->err,
 				  "<%s> in <%s> is not a child of <metadata>%s; blockio reads only <limits> in namespace '%s' as a child of <metadata>, so its caps would be ignored",
 				  qname(n->ns, n->name, esc),
@@ -1331,7 +1347,7 @@ static int misplaced(struct parse *p, xmlNodePtr root)
 /* The one <blockio:limits> of the domain, NULL if none (or on error). */
 static xmlNodePtr find_limits(struct parse *p)
 {
-	xmlXPathObjectPtr meta = xpath_nodes(p, NULL, "/domain/metadata/*");
+	xmlXPathObjectPtr meta = xpath_nodes(p, NULL, "/domain/metadata[1]/*");
 	xmlNodePtr limits = NULL;
 	char esc[ESC_MAX];
 	int ret = 0;

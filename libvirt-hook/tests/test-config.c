@@ -422,6 +422,25 @@ static void test_lookalikes(void)
 	    "blockio reads only");
 	BAD_XML("<domain><name>n</name><uuid>" UUID "</uuid><blockio:limits " NS "/></domain>",
 		"<blockio:limits> in <domain> is not a child of <metadata>");
+	/* libvirt keeps only the first <metadata> */
+	BAD_XML("<domain><name>n</name><uuid>" UUID "</uuid><metadata/><metadata>"
+		LIMITS("<blockio:disk dev='vda' iops='5'/>") "</metadata></domain>",
+		"<blockio:limits> is in a second <metadata>; libvirt keeps only the first <metadata>, "
+		"so its caps would be ignored: move it there");
+	BAD_XML("<domain><name>n</name><uuid>" UUID "</uuid><metadata/><metadata>"
+		"<b:x xmlns:b='http://blockio.dev/xmlns/limits/1'/></metadata></domain>",
+		"<b:x> is in a second <metadata> and has namespace 'http://blockio.dev/xmlns/limits/1'");
+	{
+		/* in the first one, with an empty second: read as always */
+		static const char xml[] = "<domain><name>n</name><uuid>" UUID "</uuid><metadata>"
+			LIMITS("") "</metadata><metadata/></domain>";
+		struct blockio_config cfg;
+		struct blockio_error err = { "" };
+
+		CHECKF(blockio_config_parse(xml, sizeof(xml) - 1, &cfg, &err) == 0, "%s", err.msg);
+		CHECK(cfg.has_limits);
+		blockio_config_free(&cfg);
+	}
 	/* inside our own element: its own checks name it */
 	BAD(LIMITS("<blockio:limits/>"), "unexpected element <blockio:limits> in <blockio:limits>");
 

@@ -444,21 +444,23 @@ static bool holds_caps(xmlNodePtr c)
 	return false;
 }
 
-/* Is there an element of our or a near namespace where blockio never looks? */
-static bool stray(xmlNodePtr n, xmlNodePtr root)
+/*
+ * Is there an element of our or a near namespace where blockio never
+ * looks: anywhere but as a child of @meta, the first <metadata> (the one
+ * libvirt keeps), or inside one of ours there?
+ */
+static bool stray(xmlNodePtr n, xmlNodePtr meta)
 {
 	for (xmlNodePtr c = n->children; c; c = c->next) {
-		bool child_of_meta = n->parent == root && named(n, "metadata");
-
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
-		if (child_of_meta) {
-			if (!ours(c) && stray(c, root))
+		if (n == meta) {
+			if (!ours(c) && stray(c, meta))
 				return true;
 			continue;
 		}
 		if (ours(c) || (c->ns && near_uri((const char *)c->ns->href)) ||
-		    stray(c, root))
+		    stray(c, meta))
 			return true;
 	}
 	return false;
@@ -470,7 +472,7 @@ static bool reference(const char *xml, size_t len, struct ref *out)
 	static char disks[MAX_RULES][32], keys[MAX_RULES][2][4100];
 	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
 	xmlDocPtr doc;
-	xmlNodePtr root, limits = NULL;
+	xmlNodePtr root, meta, limits = NULL;
 	char name[256], uuid[256];
 	size_t ntargets = 0;
 	bool ok = false;
@@ -487,9 +489,9 @@ static bool reference(const char *xml, size_t len, struct ref *out)
 	first_text(root, "uuid", uuid, sizeof(uuid));
 	if (*uuid && !libvirt_uuid(uuid))
 		goto out;
-	for (xmlNodePtr m = root->children; m; m = m->next) {
-		if (!named(m, "metadata"))
-			continue;
+	for (meta = root->children; meta && !named(meta, "metadata"); meta = meta->next)
+		;
+	for (xmlNodePtr m = meta; m; m = NULL) {	/* the first only */
 		for (xmlNodePtr c = m->children; c; c = c->next) {
 			if (c->type != XML_ELEMENT_NODE)
 				continue;
@@ -507,7 +509,7 @@ static bool reference(const char *xml, size_t len, struct ref *out)
 			}
 		}
 	}
-	if (stray(root, root))
+	if (stray(root, meta))
 		goto out;
 	if (!limits) {
 		ok = true;
