@@ -342,6 +342,15 @@ static void test_lookalikes(void)
 		"https://bl\xc3\xb6" "ckio.dev/xmlns/limits/1",	/* o with diaeresis */
 		"\xc2\xa0https://blockio.dev/xmlns/limits/1",	/* no-break space */
 		"HTTPS://BL\xd0\x9e" "CKIO.DEV/XMLNS/LIMITS/1",	/* Cyrillic capital O */
+		"http\xd1\x95://blockio.dev/xmlns/limits/1",	/* Cyrillic dze for s */
+		"https://blockio.dev/xmlns/lim\xc2\xad" "its/1",	/* soft hyphen */
+		"https://blockio.dev/xmlns/limits/1\xe2\x80\x8b",	/* zero-width space at the end */
+		"\xef\xbd\x88\xef\xbd\x94\xef\xbd\x94\xef\xbd\x90\xef\xbd\x93\xef\xbc\x9a\xef\xbc\x8f\xef\xbc\x8f"
+		"\xef\xbd\x82\xef\xbd\x8c\xef\xbd\x8f\xef\xbd\x83\xef\xbd\x8b\xef\xbd\x89\xef\xbd\x8f\xef\xbc\x8e"
+		"\xef\xbd\x84\xef\xbd\x85\xef\xbd\x96",	/* fullwidth https://blockio.dev */
+		"https://blockio.dev/xmlns/limits/1#",
+		"https://blockio.dev/xmlns/limits/01",
+		"https://user@blockio.dev/xmlns/limits/1",
 	};
 	char meta[512], want[512];
 
