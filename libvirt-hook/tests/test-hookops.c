@@ -480,6 +480,11 @@ static void test_libvirt_limits(void)
 		CHECK_CONTAINS(res.out, ": not capped by blockio: the kernel has no blockio cgroup controller");
 		CHECK_CONTAINS(res.out, "; the domain runs limited by libvirt's own <iotune>/<blkiotune> only, which do not hold for writeback (hook.conf: libvirt-limits-uncapped = start; 'refuse' stops such a domain)");
 	}
+	/* reconnect: the same line, not NOT CAPPED at priority err */
+	run("reconnect", nova, &res);
+	CHECK(res.status == 0);
+	CHECK(res.priority == LOG_WARNING);
+	CHECK_CONTAINS(res.out, "blockio: domain 'vm1' at reconnect: not capped by blockio: the kernel has no blockio cgroup controller");
 	/* not mounted, the same */
 	host_not_mounted();
 	run("prepare", nova, &res);
