@@ -46,8 +46,7 @@ l2: deps
 hook: deps
 	$(MAKE) -C libvirt-hook O=$(HOOK_OUT)
 
-# The two packages an admin installs (scripts/build-deb; README "Installing
-# on a host"). The L1 image installs the blockio package; its tests run
+# The two packages an admin installs (scripts/build-deb; docs/install.md). The L1 image installs the blockio package; its tests run
 # there (host/101 runs the hook's unit tests, hence -n).
 deb: deps
 	scripts/build-deb

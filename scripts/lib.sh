@@ -11,7 +11,7 @@ log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 # test_meta FILE KEY: the value of a test file's KEY= line (DESCRIPTION,
-# TIMEOUT, QUICK), read without running the file: a value in double quotes
+# TIMEOUT), read without running the file: a value in double quotes
 # may hold single quotes and the other way round; a bare value is one word.
 test_meta() {
 	sed -n -E -e "s/^$2=\"(.*)\"[[:space:]]*$/\\1/p" -e "s/^$2='(.*)'[[:space:]]*$/\\1/p" \
