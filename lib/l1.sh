@@ -95,7 +95,9 @@ XML
 # _l2_domain_xml KEY=VALUE...: the domain of an L2 guest (TCG, 1 vCPU,
 # booting the L2 assets directly, images/l2/init) on stdout. Keys:
 #   name=     its name (required)
-#   disk=     its disk image, virtio vda, raw, cache='writeback' (required)
+#   disk=     its disk image, virtio vda, raw (required)
+#   cache=    the disk's QEMU cache mode (default writeback; none, directsync...)
+#   io=       the disk's QEMU aio mode (native, io_uring, threads; default QEMU's)
 #   append=   after "console=ttyS0 no_timer_check panic=-1" on its kernel
 #             command line: the workload (blockio.mode=... ...)
 #   serial=   file of its serial console (default
@@ -107,13 +109,15 @@ XML
 #   acpi=1    <features><acpi/></features>: the guest can power itself off
 _l2_domain_xml() {
 	local kv
-	local -A d=([memory]=256 [console]=0 [acpi]=0)
+	local -A d=([memory]=256 [console]=0 [acpi]=0 [cache]=writeback)
 	for kv in "$@"; do
 		[[ $kv == *=* ]] || { echo "_l2_domain_xml: not KEY=VALUE: $kv" >&2; return 1; }
 		d[${kv%%=*}]=${kv#*=}
 	done
 	[[ -n ${d[name]:-} && -n ${d[disk]:-} ]] || { echo "_l2_domain_xml: name= and disk= are required" >&2; return 1; }
 	: "${d[serial]:=/var/log/libvirt/qemu/${d[name]}-serial.log}"
+	local driver="cache='${d[cache]}'"
+	[[ -z ${d[io]:-} ]] || driver+=" io='${d[io]}'"
 	echo "<domain type='qemu'>"
 	echo "  <name>$(_xml_escape "${d[name]}")</name>"
 	[[ -z ${d[uuid]:-} ]] || echo "  <uuid>${d[uuid]}</uuid>"
@@ -138,7 +142,7 @@ XML
   <devices>
     <emulator>/usr/bin/qemu-system-x86_64</emulator>
     <disk type='file' device='disk'>
-      <driver name='qemu' type='raw' cache='writeback'/>
+      <driver name='qemu' type='raw' $driver/>
       <source file='${d[disk]}'/>
       <target dev='vda' bus='virtio'/>
 XML

@@ -51,7 +51,8 @@ domain_xml() {
 	fi
 	append+=" blockio.duration=3600"
 	_l2_domain_xml name="$vm" uuid="$(vm_uuid "$vm")" title="blockio nested scenario: $vm ($workload, caps by $method)" \
-		memory=128 disk="$IMAGES/$vm.img" serial="$QLOG/$vm-console.log" console=1 \
+		memory=128 disk="$IMAGES/$vm.img" cache="$DISK_CACHE" ${DISK_IO:+io="$DISK_IO"} \
+		serial="$QLOG/$vm-console.log" console=1 \
 		append="$append" "${caps[@]}"
 }
 
