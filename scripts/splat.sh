@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # What counts as a kernel splat, for scripts/run-tests (the whole L1 boot's
 # log), scripts/run-one-test (each test's share of it) and the tests that
-# check their own share (tests/escape/rc's _no_splat); source it.
+# check their own share (tests/common/kmsg.rc's _no_splat); source it.
 # shellcheck shell=bash
 
 # An oops, WARN, BUG, KASAN/UBSAN report, lockdep report, hung task, RCU
