@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blockio.h"
+#include "ctl.h"
 
 /* Is @prog an executable in $PATH? */
 static bool in_path(const char *prog)

@@ -30,6 +30,11 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "names.h"
+#include "config.h"
+#include "resolve.h"
+#include "procfs.h"
+#include "cgroup.h"
 
 #define LOCK_WAIT_MS	5000	/* for the other user of machine/ */
 #define RMDIR_WAIT_MS	2000	/* for exiting tasks to leave */

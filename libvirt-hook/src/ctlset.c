@@ -21,17 +21,21 @@
  *
  * virsh runs without a shell, its arguments one by one.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "blockio.h"
+#include "names.h"
+#include "config.h"
+#include "cgroup.h"
+#include "hookops.h"
+#include "setspec.h"
+#include "ctl.h"
+#include "util.h"
 
-#define OUT_MAX (BLOCKIO_XML_MAX + 1)
+#define OUT_MAX BLOCKIO_XML_MAX	/* what virsh prints that is read */
 #define BODY_MAX 16384
 
 /*
@@ -44,14 +48,11 @@ static int run_virsh(const struct blockio_ctl_env *env, const char *uri,
 		     size_t whylen)
 {
 	const char *argv[32];
-	int ofd[2], efd[2], status, n = 0;
-	char err[1024];
-	size_t len = 0, elen = 0, size = 65536;
-	char *buf = malloc(size);
+	int ofd, efd, status, n = 0;
+	char *buf, *err;
+	size_t len, elen;
 	pid_t pid;
 
-	if (!buf)
-		abort();
 	argv[n++] = env->virsh;
 	argv[n++] = "-q";
 	argv[n++] = "-c";
@@ -59,61 +60,12 @@ static int run_virsh(const struct blockio_ctl_env *env, const char *uri,
 	for (int i = 0; args[i] && n < 31; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
-	if (pipe(ofd) || pipe(efd))
-		abort();
-	pid = fork();
-	if (pid < 0)
-		abort();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		dup2(null, STDIN_FILENO);
-		dup2(ofd[1], STDOUT_FILENO);
-		dup2(efd[1], STDERR_FILENO);
-		close(ofd[0]);
-		close(efd[0]);
-		execvp(env->virsh, (char *const *)argv);
-		fprintf(stderr, "cannot run %s: %s\n", env->virsh, strerror(errno));
-		_exit(127);
-	}
-	close(ofd[1]);
-	close(efd[1]);
-	for (;;) {
-		ssize_t r;
-
-		if (len + 1 == size) {
-			if (size >= OUT_MAX)
-				break;
-			size *= 2;
-			buf = realloc(buf, size);
-			if (!buf)
-				abort();
-		}
-		r = read(ofd[0], buf + len, size - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
-	buf[len] = '\0';
-	for (;;) {
-		ssize_t r = read(efd[0], err + elen, sizeof(err) - 1 - elen);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		elen += (size_t)r;
-		if (elen == sizeof(err) - 1)
-			break;
-	}
-	err[elen] = '\0';
-	close(ofd[0]);
-	close(efd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	pid = blockio_spawn(argv, &ofd, &efd);
+	blockio_read_all(ofd, OUT_MAX, -1, &buf, &len);
+	blockio_read_all(efd, 1023, -1, &err, &elen);
+	close(ofd);
+	close(efd);
+	status = blockio_wait(pid);
 	if (status) {
 		char *nl;
 
@@ -122,6 +74,7 @@ static int run_virsh(const struct blockio_ctl_env *env, const char *uri,
 		nl[strcspn(nl, "\n")] = '\0';
 		blockio_plain(*nl ? nl : "no message", why, whylen);
 	}
+	free(err);
 	if (out)
 		*out = buf;
 	else

@@ -14,6 +14,10 @@
 #include <libvirt/virterror.h>
 
 #include "blockio.h"
+#include "cgroup.h"
+#include "config.h"
+#include "names.h"
+#include "resolve.h"
 
 struct metad_ops {
 	/* a running domain's live XML: make its cgroup match */

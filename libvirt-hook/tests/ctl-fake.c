@@ -9,7 +9,8 @@
  */
 #include <stdlib.h>
 
-#include "blockio.h"
+#include "cgroup.h"
+#include "ctl.h"
 #include "fakefs.h"
 
 int main(int argc, char **argv)

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "cgroup.h"
+#include "hookops.h"
 #include "check.h"
 #include "fakefs.h"
 

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "config.h"
 #include "fakefs.h"
+#include "procfs.h"
 
 static const struct blockio_options on = { .libvirt_limits = true };
 

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "fakefs.h"
 #include "metad.h"
+#include "procfs.h"
 
 struct record {
 	unsigned applies, releases;

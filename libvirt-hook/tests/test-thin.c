@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "config.h"
+#include "cgroup.h"
 #include "check.h"
 
 #define UUID "c7a5fdbd-cdaf-9455-926a-d65c16db1809"
