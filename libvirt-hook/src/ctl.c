@@ -13,6 +13,7 @@
  * these files against fakefs.c, a fake /proc and run directory.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,79 +142,126 @@ static void short_usage(void)
 	      "Try 'blockioctl --help'.\n", stderr);
 }
 
-int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env)
+static void bad(struct blockio_ctl_args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void bad(struct blockio_ctl_args *a, const char *fmt, ...)
 {
-	const char *uri = "qemu:///system";
-	char **words = calloc((size_t)argc + 1, sizeof(char *));
-	bool json = false, uri_given = false, offline = false;
-	int nwords = 0, ret = 2;
+	va_list ap;
 
-	if (!words)
-		abort();
+	a->cmd = BLOCKIO_CTL_BAD;
+	va_start(ap, fmt);
+	a->why = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+void blockio_ctl_parse_args(int argc, char **argv, struct blockio_ctl_args *a)
+{
+	char **words = xcalloc((size_t)argc + 1, sizeof(char *));
+	bool uri_given = false;
+	int nwords = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->uri = "qemu:///system";
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *w = argv[i];
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			ret = 0;
+		if (!strcmp(w, "-h") || !strcmp(w, "--help")) {
+			a->cmd = BLOCKIO_CTL_HELP;
 			goto out;
 		}
-		if (!strcmp(a, "--version")) {
-			printf("blockioctl %s\n", BLOCKIO_VERSION);
-			ret = 0;
+		if (!strcmp(w, "--version")) {
+			a->cmd = BLOCKIO_CTL_VERSION;
 			goto out;
 		}
-		if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--offline")) {
-			offline = true;
-		} else if (!strcmp(a, "-c") || !strcmp(a, "--connect")) {
+		if (!strcmp(w, "--json")) {
+			a->json = true;
+		} else if (!strcmp(w, "--offline")) {
+			a->offline = true;
+		} else if (!strcmp(w, "-c") || !strcmp(w, "--connect")) {
 			if (i + 1 == argc) {
-				fprintf(stderr, "blockioctl: %s needs a URI\n", a);
-				short_usage();
+				bad(a, "%s needs a URI", w);
 				goto out;
 			}
-			uri = argv[++i];
+			a->uri = argv[++i];
 			uri_given = true;
-		} else if (!strcmp(a, "--")) {
+		} else if (!strcmp(w, "--")) {
 			for (i++; i < argc; i++)
 				words[nwords++] = argv[i];
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "blockioctl: unknown option '%s'\n", a);
-			short_usage();
+		} else if (w[0] == '-' && w[1]) {
+			bad(a, "unknown option '%s'", w);
 			goto out;
 		} else {
 			words[nwords++] = argv[i];
 		}
 	}
 	if (nwords && !strcmp(words[0], "set")) {
-		if (json || offline) {
-			fprintf(stderr, "blockioctl: set has no %s\n",
-				json ? "--json" : "--offline");
-			short_usage();
+		if (a->json || a->offline) {
+			bad(a, "set has no %s", a->json ? "--json" : "--offline");
 		} else if (nwords < 3) {
-			fprintf(stderr, "blockioctl: set needs a DOMAIN and caps (DISK:KEY=VALUE,... or none)\n");
-			short_usage();
+			bad(a, "set needs a DOMAIN and caps (DISK:KEY=VALUE,... or none)");
 		} else {
-			ret = blockio_ctl_set(env, uri, words[1], nwords - 2,
-					      words + 2);
+			a->cmd = BLOCKIO_CTL_SET;
+			a->arg = words[1];
+			a->nspecs = nwords - 2;
+			a->specs = xcalloc((size_t)a->nspecs + 1, sizeof(char *));
+			memcpy(a->specs, words + 2,
+			       (size_t)a->nspecs * sizeof(char *));
 		}
-		goto out;
-	}
-	if (uri_given) {
-		fprintf(stderr, "blockioctl: -c is for set only\n");
-		short_usage();
-	} else if (offline && (!nwords || strcmp(words[0], "check"))) {
-		fprintf(stderr, "blockioctl: --offline is for check only\n");
-		short_usage();
+	} else if (uri_given) {
+		bad(a, "-c is for set only");
+	} else if (a->offline && (!nwords || strcmp(words[0], "check"))) {
+		bad(a, "--offline is for check only");
 	} else if (nwords && nwords <= 2 && !strcmp(words[0], "check")) {
-		ret = ctl_cmd_check(env, nwords == 2 ? words[1] : NULL, json, offline);
+		a->cmd = BLOCKIO_CTL_CHECK;
+		a->arg = nwords == 2 ? words[1] : NULL;
 	} else if (nwords && nwords <= 2 && !strcmp(words[0], "status")) {
-		ret = ctl_cmd_status(env, nwords == 2 ? words[1] : NULL, json);
+		a->cmd = BLOCKIO_CTL_STATUS;
+		a->arg = nwords == 2 ? words[1] : NULL;
 	} else {
-		short_usage();
+		a->cmd = BLOCKIO_CTL_BAD;
 	}
 out:
 	free(words);
+}
+
+void blockio_ctl_args_free(struct blockio_ctl_args *a)
+{
+	free(a->specs);
+	free(a->why);
+	memset(a, 0, sizeof(*a));
+}
+
+int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env)
+{
+	struct blockio_ctl_args a;
+	int ret = 2;
+
+	blockio_ctl_parse_args(argc, argv, &a);
+	switch (a.cmd) {
+	case BLOCKIO_CTL_BAD:
+		if (a.why)
+			fprintf(stderr, "blockioctl: %s\n", a.why);
+		short_usage();
+		break;
+	case BLOCKIO_CTL_HELP:
+		usage(stdout);
+		ret = 0;
+		break;
+	case BLOCKIO_CTL_VERSION:
+		printf("blockioctl %s\n", BLOCKIO_VERSION);
+		ret = 0;
+		break;
+	case BLOCKIO_CTL_CHECK:
+		ret = ctl_cmd_check(env, a.arg, a.json, a.offline);
+		break;
+	case BLOCKIO_CTL_STATUS:
+		ret = ctl_cmd_status(env, a.arg, a.json);
+		break;
+	case BLOCKIO_CTL_SET:
+		ret = blockio_ctl_set(env, a.uri, a.arg, a.nspecs, a.specs);
+		break;
+	}
+	blockio_ctl_args_free(&a);
 	return ret;
 }

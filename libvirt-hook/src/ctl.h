@@ -26,6 +26,34 @@ struct blockio_ctl_env {
 int blockio_ctl_set(const struct blockio_ctl_env *env, const char *uri,
 		    const char *domain, int n, char *const *specs);
 
+/* What blockioctl's command line asks for. */
+enum blockio_ctl_cmd {
+	BLOCKIO_CTL_BAD,	/* a usage error: @why (may be empty), exit 2 */
+	BLOCKIO_CTL_HELP,
+	BLOCKIO_CTL_VERSION,
+	BLOCKIO_CTL_CHECK,	/* @arg: FILE, or NULL for standard input */
+	BLOCKIO_CTL_STATUS,	/* @arg: DOMAIN, or NULL for all */
+	BLOCKIO_CTL_SET,	/* @arg: DOMAIN; @specs: the caps */
+};
+
+struct blockio_ctl_args {
+	enum blockio_ctl_cmd cmd;
+	bool json;		/* --json */
+	bool offline;		/* --offline */
+	const char *uri;	/* -c, --connect; default qemu:///system */
+	const char *arg;	/* into argv */
+	int nspecs;
+	char **specs;		/* into argv (the array is malloc'ed) */
+	char *why;		/* BLOCKIO_CTL_BAD: the message; malloc'ed */
+};
+
+/*
+ * Parse blockioctl's command line (argv[0] is skipped) without running
+ * anything.  Always fills @a; free it with blockio_ctl_args_free().
+ */
+void blockio_ctl_parse_args(int argc, char **argv, struct blockio_ctl_args *a);
+void blockio_ctl_args_free(struct blockio_ctl_args *a);
+
 /* blockioctl's whole command line; returns its exit status. */
 int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env);
 
