@@ -654,8 +654,10 @@ static int cmp_running(const void *a, const void *b)
 
 void blockio_running_free(struct blockio_running *doms, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(doms[i].name);
+		free(doms[i].xml);
+	}
 	free(doms);
 }
 
@@ -697,6 +699,11 @@ int blockio_running_domains(const struct blockio_paths *paths,
 		memcpy((*doms)[n].uuid, cfg.uuid, sizeof(cfg.uuid));
 		(*doms)[n].libvirt_limited =
 			blockio_status_libvirt_limited(text, strlen(text));
+		if (blockio_status_pid(text, strlen(text), &(*doms)[n].pid))
+			(*doms)[n].pid = 0;
+		if (blockio_status_domain(text, strlen(text), &(*doms)[n].xml,
+					  &(*doms)[n].xml_len))
+			(*doms)[n].xml = NULL;
 		cfg.name = NULL;
 		blockio_config_free(&cfg);
 		n++;

@@ -69,6 +69,9 @@ struct blockio_running {
 	char *name;		/* raw */
 	char uuid[37];		/* normalized */
 	bool libvirt_limited;	/* see blockio_status_libvirt_limited() */
+	pid_t pid;		/* QEMU's, from the status XML; 0: not known */
+	char *xml;		/* its <domain>: blockio_status_domain(); or NULL */
+	size_t xml_len;
 };
 
 /*

@@ -266,6 +266,47 @@ bool blockio_status_libvirt_limited(const char *xml, size_t len)
 	return limited;
 }
 
+int blockio_status_domain(const char *xml, size_t len, char **out,
+			  size_t *outlen)
+{
+	struct blockio_error err;
+	xmlDocPtr doc = read_doc(xml, len, &err), copy;
+	xmlNodePtr root, node;
+	xmlChar *text = NULL;
+	int size = 0;
+
+	*out = NULL;
+	*outlen = 0;
+	if (!doc)
+		return -1;
+	root = xmlDocGetRootElement(doc);
+	node = NULL;
+	if (root && !root->ns && !strcmp((const char *)root->name, "domstatus"))
+		for (node = root->children; node; node = node->next)
+			if (node->type == XML_ELEMENT_NODE && !node->ns &&
+			    !strcmp((const char *)node->name, "domain"))
+				break;
+	if (!node) {
+		xmlFreeDoc(doc);
+		return -1;
+	}
+	copy = xmlNewDoc(BAD_CAST "1.0");
+	if (!copy)
+		abort();
+	/* namespaces declared above <domain> come along */
+	xmlDocSetRootElement(copy, xmlDocCopyNode(node, copy, 1));
+	xmlReconciliateNs(copy, xmlDocGetRootElement(copy));
+	xmlDocDumpMemory(copy, &text, &size);
+	xmlFreeDoc(copy);
+	xmlFreeDoc(doc);
+	if (!text || size <= 0)
+		abort();
+	*out = xstrdup((const char *)text);
+	*outlen = (size_t)size;
+	xmlFree(text);
+	return 0;
+}
+
 int blockio_status_identity(const char *xml, size_t len,
 			    struct blockio_config *cfg,
 			    struct blockio_error *err)

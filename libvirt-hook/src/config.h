@@ -185,6 +185,15 @@ int blockio_status_pid(const char *xml, size_t len, pid_t *pid);
 bool blockio_status_libvirt_limited(const char *xml, size_t len);
 
 /*
+ * The <domain> of libvirt's status XML (<domstatus><domain>...) as a
+ * domain XML of its own, in *@out (malloc'ed, NUL-terminated), for
+ * blockio_config_parse(): what the domain running now was meant to get.
+ * 0, or -1 when @xml is not a status XML with a <domain>.
+ */
+int blockio_status_domain(const char *xml, size_t len, char **out,
+			  size_t *outlen);
+
+/*
  * The name and UUID of the domain in libvirt's status XML
  * (<domstatus><domain>...), as blockio_domain_identity() does for a
  * domain XML.

@@ -5,9 +5,34 @@
  * status only reads: MOUNT/machine/UUID (cgroup.c) for each VM the hook
  * capped, the domain's name from libvirt's status XMLs, and the device
  * names from /sys/dev/block through struct blockio_host.
+ *
+ * Each running domain gets a verdict, for an admin and a monitoring check:
+ * its <domain> in libvirt's status XML is what it was meant to get, read
+ * by the hook's own parser with this host's hook.conf and resolved on this
+ * host, and that is held against what the kernel holds for it
+ * (blockio_rows_match(), as the hook checks after writing, and QEMU's PID
+ * in cgroup.procs):
+ *
+ *   capped as meant              the kernel holds exactly its caps
+ *   NOT CAPPED AS MEANT          it has caps the kernel does not hold as
+ *                                written (no cgroup, other rules, QEMU
+ *                                outside it, no hierarchy, a host disk not
+ *                                found, caps that do not parse), or a
+ *                                cgroup holds caps it no longer asks for
+ *   not capped, by design        no caps in its XML, and none held
+ *   limited by libvirt's limits  libvirt-limits = yes and
+ *     only                       libvirt-limits-uncapped = start: blockio
+ *                                could not cap it, QEMU's <iotune> does
+ *
+ * The exit status is STATUS_DRIFT (3) when any domain shown is not capped
+ * as meant, else STATUS_LIBVIRT_ONLY (4) when any is limited by libvirt's
+ * limits only, else 0; 1 when status cannot tell (libvirt's run directory
+ * or the hierarchy unreadable, DOMAIN not found).  A cgroup of no running
+ * domain (left over) is shown and changes nothing.
  */
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +40,9 @@
 #include <unistd.h>
 
 #include "ctl-int.h"
+
+#define STATUS_DRIFT		3
+#define STATUS_LIBVIRT_ONLY	4
 
 #define MAX_CGROUPS	4096
 #define MAX_ROWS	256
@@ -35,6 +63,8 @@ struct vm {
 	struct blockio_row bw[MAX_ROWS], iops[MAX_ROWS];
 	struct blockio_stat_row stat[MAX_ROWS];
 	struct blockio_throttle_row thr[MAX_ROWS];
+	size_t nbw, niops;		/* rows read back */
+	bool has_pid;			/* cgroup.procs lists @pid */
 	struct device dev[4 * MAX_ROWS];
 	size_t ndev;
 	char errors[4][sizeof(((struct blockio_error *)0)->msg)];
@@ -80,7 +110,7 @@ static void malformed(struct vm *vm, const char *file)
 }
 
 static void read_vm(const struct blockio_ctl_env *env, const char *mount,
-		    struct vm *vm)
+		    struct vm *vm, pid_t pid)
 {
 	static char text[ROWS_TEXT];
 	const char *t;
@@ -102,6 +132,10 @@ static void read_vm(const struct blockio_ctl_env *env, const char *mount,
 		n = blockio_parse_rows(t, rows, MAX_ROWS);
 		if (n < 0)
 			malformed(vm, file);
+		else if (k)
+			vm->niops = (size_t)n;
+		else
+			vm->nbw = (size_t)n;
 		for (int i = 0; i < n; i++) {
 			struct device *d = device_of(vm, rows[i].major, rows[i].minor);
 
@@ -121,6 +155,10 @@ static void read_vm(const struct blockio_ctl_env *env, const char *mount,
 	vm->procs = -1;
 	if ((t = read_file(mount, vm, "cgroup.procs", text))) {
 		vm->procs = 0;
+		for (const char *l = t; *l; l = strchr(l, '\n'), l = l ? l + 1 : "") {
+			if (pid > 0 && strtol(l, NULL, 10) == (long)pid)
+				vm->has_pid = true;
+		}
 		for (; *t; t++)
 			vm->procs += *t == '\n';
 	}
@@ -166,7 +204,117 @@ static double ticks_s(uint64_t ticks)
 	return (double)ticks / (double)(hz > 0 ? hz : 100);
 }
 
-static void print_vm_text(FILE *f, const struct vm *vm)
+enum state {
+	ST_CAPPED,
+	ST_DRIFT,
+	ST_UNCAPPED,
+	ST_LIBVIRT_ONLY,
+	ST_LEFTOVER,
+	ST_COUNT,
+};
+
+static const char *const state_text[ST_COUNT] = {
+	"capped as meant", "NOT CAPPED AS MEANT", "not capped, by design",
+	"limited by libvirt's limits only", "left over",
+};
+
+static const char *const state_json[ST_COUNT] = {
+	"capped", "not-as-meant", "uncapped", "libvirt-limits-only",
+	"left-over",
+};
+
+struct verdict {
+	enum state state;
+	char why[2048];
+};
+
+static void say_why(struct verdict *v, enum state state, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say_why(struct verdict *v, enum state state, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->state = state;
+	va_start(ap, fmt);
+	vsnprintf(v->why, sizeof(v->why), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * What running domain @d was meant to get against what the kernel holds:
+ * @vm is its cgroup as read (NULL: none), @mount_err why there is no
+ * hierarchy to look in (NULL: there is).
+ */
+static void judge(const struct blockio_ctl_env *env, const char *mount_err,
+		  const struct blockio_running *d, const struct vm *vm,
+		  struct verdict *v)
+{
+	static const char hint[] = "blockio-metad --apply %s applies its caps; journalctl -t blockio-hook -t blockio-metad says why they are not";
+	struct blockio_error err = { "" };
+	struct blockio_config cfg;
+	bool held = vm && (vm->nbw || vm->niops);
+	enum state failed;
+	char h[sizeof(hint) + 40];
+
+	snprintf(h, sizeof(h), hint, d->uuid);
+	if (!d->xml) {
+		say_why(v, ST_DRIFT, "its status XML holds no <domain> to read its caps from");
+		return;
+	}
+	if (blockio_config_parse_host(env->paths, d->xml, d->xml_len, &cfg,
+				      &err)) {
+		say_why(v, ST_DRIFT, "its caps do not parse: %s", err.msg);
+		return;
+	}
+	if (!cfg.nrules) {
+		const char *what = cfg.has_limits ? "<blockio:limits> is empty" :
+			cfg.libvirt_limits ? "no <blockio:limits> in <metadata>, no <iotune> or <blkiotune> limit" :
+			"no <blockio:limits> in <metadata>";
+
+		if (held)
+			say_why(v, ST_DRIFT, "machine/%s holds caps that its XML does not ask for (%s); blockio-metad --apply %s removes them",
+				d->uuid, what, d->uuid);
+		else
+			say_why(v, ST_UNCAPPED, "%s", what);
+		blockio_config_free(&cfg);
+		return;
+	}
+	failed = cfg.uncapped_ok ? ST_LIBVIRT_ONLY : ST_DRIFT;
+	if (mount_err) {
+		say_why(v, failed, "%s", mount_err);
+	} else if (blockio_config_resolve(&cfg, env->host, &err)) {
+		say_why(v, failed, "%s", err.msg);
+	} else if (!cfg.nrules) {
+		/* libvirt-limits: every capped disk a file on NFS */
+		if (held)
+			say_why(v, ST_DRIFT, "machine/%s holds caps that its XML does not ask for (its disks are on network filesystems)",
+				d->uuid);
+		else
+			say_why(v, ST_LIBVIRT_ONLY, "its disks are on network filesystems: QEMU's <iotune> only");
+	} else if (!vm) {
+		say_why(v, failed, "no blockio cgroup machine/%s; %s", d->uuid, h);
+	} else if (blockio_rows_match(&cfg, BLOCKIO_BANDWIDTH, vm->bw, vm->nbw, &err) ||
+		   blockio_rows_match(&cfg, BLOCKIO_IOPS, vm->iops, vm->niops, &err)) {
+		say_why(v, ST_DRIFT, "its XML's caps are not what machine/%s holds: %s; %s",
+			d->uuid, err.msg, h);
+	} else if (d->pid > 0 && !vm->has_pid) {
+		say_why(v, ST_DRIFT, "QEMU (pid %d) is not in machine/%s; %s",
+			(int)d->pid, d->uuid, h);
+	} else {
+		say_why(v, ST_CAPPED, "%s", "");
+	}
+	blockio_config_free(&cfg);
+}
+
+static void print_verdict_text(FILE *f, const struct verdict *v)
+{
+	fprintf(f, "%s%s%s", state_text[v->state], v->why[0] ? ": " : "",
+		v->why);
+}
+
+static void print_vm_text(FILE *f, const struct vm *vm,
+			  const struct verdict *v)
 {
 	char e[ESC];
 
@@ -209,6 +357,11 @@ static void print_vm_text(FILE *f, const struct vm *vm)
 	}
 	for (size_t i = 0; i < vm->nerrors; i++)
 		fprintf(f, "  error: %s\n", vm->errors[i]);
+	if (v->state != ST_LEFTOVER) {
+		fputs("  ", f);
+		print_verdict_text(f, v);
+		fputc('\n', f);
+	}
 }
 
 static void json_row(FILE *f, const char *key, const struct blockio_row *r,
@@ -234,10 +387,13 @@ static void json_row(FILE *f, const char *key, const struct blockio_row *r,
 		fprintf(f, "%" PRIu64 "}", r->bucket);
 }
 
-static void print_vm_json(FILE *f, const struct vm *vm)
+static void print_vm_json(FILE *f, const struct vm *vm,
+			  const struct verdict *v)
 {
 	fputs("  {\"name\": ", f);
 	ctl_json_str(f, vm->name);
+	fprintf(f, ", \"state\": \"%s\", \"why\": ", state_json[v->state]);
+	ctl_json_str(f, v->why[0] ? v->why : NULL);
 	fprintf(f, ", \"uuid\": \"%s\", \"running\": %s, \"cgroup\": \"machine/%s\", \"processes\": ",
 		vm->uuid, vm->name ? "true" : "false", vm->uuid);
 	if (vm->procs >= 0)
@@ -287,37 +443,43 @@ static bool wanted(const char *want, const char *name, const char *uuid)
 }
 
 int ctl_cmd_status(const struct blockio_ctl_env *env, const char *want,
-		      bool json)
+		   bool json)
 {
 	static char uuids[MAX_CGROUPS][37];
 	struct blockio_running *doms = NULL;
 	struct blockio_error err = { "" };
-	struct blockio_options opts;
+	struct blockio_error mount_err = { "" };
 	char mount[PATH_MAX], e[ESC];
-	int ncg, ndoms;
-	size_t shown = 0, nuncapped = 0;
+	int ncg = 0, ndoms;
+	size_t shown = 0, count[ST_COUNT] = { 0 };
 	bool first = true;
+	struct verdict *verdicts;
 	struct vm *vm;
+	int ret;
 
-	if (blockio_find_mount(env->paths, mount, sizeof(mount), &err) ||
-	    (ncg = blockio_list_cgroups(mount, uuids, MAX_CGROUPS, &err)) < 0 ||
-	    (ndoms = blockio_running_domains(env->paths, &doms, &err)) < 0) {
+	if (blockio_find_mount(env->paths, mount, sizeof(mount), &mount_err)) {
+		/* no cgroup to look at: every domain meant capped is not */
+		fprintf(stderr, "blockioctl: %s\n", mount_err.msg);
+	} else if ((ncg = blockio_list_cgroups(mount, uuids, MAX_CGROUPS, &err)) < 0) {
 		fprintf(stderr, "blockioctl: %s\n", err.msg);
 		return 1;
 	}
-	/* libvirt-limits = yes: a domain with an <iotune> was meant capped */
-	if (blockio_hookconf_load(env->paths, &opts, &err)) {
+	ndoms = blockio_running_domains(env->paths, &doms, &err);
+	if (ndoms < 0) {
 		fprintf(stderr, "blockioctl: %s\n", err.msg);
-		opts.libvirt_limits = false;
+		return 1;
 	}
+	verdicts = xcalloc((size_t)ndoms, sizeof(*verdicts));
 	vm = xcalloc(1, sizeof(*vm));
 	if (json)
 		fputs("{\"domains\": [", stdout);
-	/* the running domains, by name, then cgroups of no running domain */
+	/* the running domains with a cgroup, by name, then cgroups of no
+	 * running domain; those without one after */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < (pass ? ncg : ndoms); i++) {
 			const char *uuid = pass ? uuids[i] : doms[i].uuid;
 			const char *name = pass ? NULL : doms[i].name;
+			struct verdict left = { ST_LEFTOVER, "" }, *v;
 			bool has = false;
 
 			if (pass)
@@ -326,81 +488,99 @@ int ctl_cmd_status(const struct blockio_ctl_env *env, const char *want,
 			else
 				for (int j = 0; j < ncg && !has; j++)
 					has = !strcmp(uuids[j], uuid);
-			if (pass ? has : !has) {
-				nuncapped += !pass && wanted(want, name, uuid);
-				continue;
-			}
-			if (!wanted(want, name, uuid))
+			if ((pass ? has : !has) || !wanted(want, name, uuid))
 				continue;
 			memset(vm, 0, sizeof(*vm));
 			memcpy(vm->uuid, uuid, sizeof(vm->uuid));
 			vm->name = name;
-			read_vm(env, mount, vm);
+			read_vm(env, mount, vm, pass ? 0 : doms[i].pid);
+			v = pass ? &left : &verdicts[i];
+			if (!pass)
+				judge(env, NULL, &doms[i], vm, v);
+			count[v->state]++;
 			if (json) {
 				fputs(first ? "\n" : ",\n", stdout);
-				print_vm_json(stdout, vm);
+				print_vm_json(stdout, vm, v);
 			} else {
-				print_vm_text(stdout, vm);
+				print_vm_text(stdout, vm, v);
 			}
 			first = false;
 			shown++;
 		}
 	}
 	free(vm);
-	if (json) {
-		bool firstu = true;
+	for (int j = 0; j < ndoms; j++) {
+		bool has = false;
 
-		fputs("],\n \"uncapped\": [", stdout);
-		for (int j = 0; j < ndoms; j++) {
-			bool has = false;
-
-			for (int i = 0; i < ncg && !has; i++)
-				has = !strcmp(uuids[i], doms[j].uuid);
-			if (has || !wanted(want, doms[j].name, doms[j].uuid))
-				continue;
-			fputs(firstu ? "" : ", ", stdout);
-			ctl_json_str(stdout, doms[j].name);
-			firstu = false;
-		}
-		fputs("],\n \"libvirt_limits_only\": [", stdout);
-		firstu = true;
-		for (int j = 0; j < ndoms; j++) {
-			bool has = false;
-
-			for (int i = 0; i < ncg && !has; i++)
-				has = !strcmp(uuids[i], doms[j].uuid);
-			if (has || !opts.libvirt_limits || !doms[j].libvirt_limited ||
-			    !wanted(want, doms[j].name, doms[j].uuid))
-				continue;
-			fputs(firstu ? "" : ", ", stdout);
-			ctl_json_str(stdout, doms[j].name);
-			firstu = false;
-		}
-		fputs("]}\n", stdout);
-	} else {
-		for (int j = 0; j < ndoms; j++) {
-			bool has = false;
-
-			for (int i = 0; i < ncg && !has; i++)
-				has = !strcmp(uuids[i], doms[j].uuid);
-			if (has || !wanted(want, doms[j].name, doms[j].uuid))
-				continue;
-			if (opts.libvirt_limits && doms[j].libvirt_limited)
-				printf("%s (%s): running, no blockio cgroup: limited by libvirt's <iotune>/<blkiotune> only, not by blockio (libvirt-limits = yes, but the hook could not cap it: journalctl -t blockio-hook says why)\n",
-				       ctl_esc(doms[j].name, e), doms[j].uuid);
-			else
-				printf("%s (%s): running, no blockio cgroup: not capped\n",
-				       ctl_esc(doms[j].name, e), doms[j].uuid);
-		}
-		if (!want && !shown && !nuncapped)
-			printf("no running domain and no blockio cgroup\n");
+		for (int i = 0; i < ncg && !has; i++)
+			has = !strcmp(uuids[i], doms[j].uuid);
+		if (has || !wanted(want, doms[j].name, doms[j].uuid))
+			continue;
+		judge(env, mount_err.msg[0] ? mount_err.msg : NULL, &doms[j],
+		      NULL, &verdicts[j]);
+		count[verdicts[j].state]++;
+		shown++;
+		if (json)
+			continue;
+		printf("%s (%s): running, no blockio cgroup: ",
+		       ctl_esc(doms[j].name, e), doms[j].uuid);
+		print_verdict_text(stdout, &verdicts[j]);
+		putchar('\n');
 	}
-	blockio_running_free(doms, (size_t)(ndoms > 0 ? ndoms : 0));
+	if (json) {
+		static const char *const lists[] = { "uncapped", "libvirt_limits_only" };
+
+		for (int l = 0; l < 2; l++) {
+			bool firstu = true;
+
+			printf("],\n \"%s\": [", lists[l]);
+			for (int j = 0; j < ndoms; j++) {
+				bool has = false;
+
+				for (int i = 0; i < ncg && !has; i++)
+					has = !strcmp(uuids[i], doms[j].uuid);
+				if (has || !wanted(want, doms[j].name, doms[j].uuid) ||
+				    (l && verdicts[j].state != ST_LIBVIRT_ONLY))
+					continue;
+				fputs(firstu ? "" : ", ", stdout);
+				ctl_json_str(stdout, doms[j].name);
+				firstu = false;
+			}
+		}
+		fputs("],\n \"verdicts\": [", stdout);
+		first = true;
+		for (int j = 0; j < ndoms; j++) {
+			if (!wanted(want, doms[j].name, doms[j].uuid))
+				continue;
+			fputs(first ? "\n  {\"name\": " : ",\n  {\"name\": ", stdout);
+			ctl_json_str(stdout, doms[j].name);
+			printf(", \"uuid\": \"%s\", \"state\": \"%s\", \"why\": ",
+			       doms[j].uuid, state_json[verdicts[j].state]);
+			ctl_json_str(stdout, verdicts[j].why[0] ? verdicts[j].why : NULL);
+			putchar('}');
+			first = false;
+		}
+		printf("],\n \"counts\": {\"capped\": %zu, \"not-as-meant\": %zu, \"uncapped\": %zu, \"libvirt-limits-only\": %zu, \"left-over\": %zu}}\n",
+		       count[ST_CAPPED], count[ST_DRIFT], count[ST_UNCAPPED],
+		       count[ST_LIBVIRT_ONLY], count[ST_LEFTOVER]);
+	} else if (!want && !shown) {
+		printf("no running domain and no blockio cgroup\n");
+	} else if (shown) {
+		printf("status: %zu capped as meant, %zu NOT CAPPED AS MEANT, %zu not capped by design, %zu limited by libvirt's limits only",
+		       count[ST_CAPPED], count[ST_DRIFT], count[ST_UNCAPPED],
+		       count[ST_LIBVIRT_ONLY]);
+		if (count[ST_LEFTOVER])
+			printf(", %zu left-over cgroup%s", count[ST_LEFTOVER],
+			       count[ST_LEFTOVER] == 1 ? "" : "s");
+		putchar('\n');
+	}
+	blockio_running_free(doms, (size_t)ndoms);
+	free(verdicts);
 	if (want && !shown) {
-		if (!nuncapped)
-			fprintf(stderr, "blockioctl: no running domain or blockio cgroup '%s'\n",
-				ctl_esc(want, e));
+		fprintf(stderr, "blockioctl: no running domain or blockio cgroup '%s'\n",
+			ctl_esc(want, e));
 		return 1;
 	}
-	return 0;
+	ret = count[ST_DRIFT] ? STATUS_DRIFT : count[ST_LIBVIRT_ONLY] ? STATUS_LIBVIRT_ONLY : 0;
+	return ret;
 }

@@ -114,6 +114,29 @@ use_conf() {
 	run "status nova3, libvirt-limits = yes" status nova3
 	run "--json status nova3, libvirt-limits = yes" --json status nova3
 	unset BLOCKIO_TEST_HOOKCONF
+	# drift: what the kernel holds against what vm1's XML asks for
+	vm1cg=$tmp/host/blockio/machine/c7a5fdbd-cdaf-9455-926a-d65c16db1809
+	cp -R "$vm1cg" "$tmp/vm1cg"
+	sed -i 's/^252 32 8388608 /252 32 4194304 /' "$vm1cg/blockio.bandwidth-max"
+	run "status vm1, another bandwidth in the kernel" status vm1
+	cp "$tmp/vm1cg/blockio.bandwidth-max" "$vm1cg/"
+	: >"$vm1cg/blockio.iops-max"
+	run "status vm1, no iops rules in the kernel" status vm1
+	cp "$tmp/vm1cg/blockio.iops-max" "$vm1cg/"
+	echo 999 >"$vm1cg/cgroup.procs"
+	run "status vm1, QEMU outside its cgroup" status vm1
+	rm -rf "$vm1cg"
+	run "status, vm1's cgroup gone" status
+	run "--json status vm1, vm1's cgroup gone" --json status vm1
+	cp -R "$tmp/vm1cg" "$vm1cg"
+	BLOCKIO_TEST_PROC=$tmp/proc-stock
+	run "status, stock kernel" status
+	BLOCKIO_TEST_PROC=$tmp/proc
+	# vm2 gets the cgroup of caps its XML does not ask for
+	mkdir "$tmp/host/blockio/machine/8e0d6d0e-3c55-4b8a-a1a4-2f6f0c9b7e21"
+	cp "$vm1cg"/* "$tmp/host/blockio/machine/8e0d6d0e-3c55-4b8a-a1a4-2f6f0c9b7e21/"
+	run "status vm2, a cgroup with caps it does not ask for" status vm2
+	rm -r "$tmp/host/blockio/machine/8e0d6d0e-3c55-4b8a-a1a4-2f6f0c9b7e21"
 	run "(no command)"
 } >"$tmp/status"
 
@@ -204,11 +227,17 @@ if command -v jq >/dev/null 2>&1; then
 		bad=1
 	fi
 	json=$((json + 1))
-	for args in "status" "status vm1" "status nosuch"; do
+	for args in "status" "status vm1" "status nosuch" "status vm2"; do
 		# shellcheck disable=SC2086 # split on purpose
 		"$ctl" --json $args >"$tmp/json" 2>/dev/null
 		if ! jq -e '(.domains | type == "array") and (.uncapped | type == "array")
 			and (.libvirt_limits_only | type == "array")
+			and (.verdicts | type == "array")
+			and all(.verdicts[]; (.name | type == "string") and (.uuid | type == "string")
+				and (.state | IN("capped", "not-as-meant", "uncapped", "libvirt-limits-only"))
+				and (.why | type == "string" or . == null))
+			and all(.counts[]; type == "number")
+			and all(.domains[]; (.state | type == "string"))
 			and all(.domains[]; (.uuid | type == "string") and (.running | type == "boolean")
 				and (.cgroup | type == "string") and (.errors | type == "array")
 				and all(.devices[]; (.major | type == "number") and (.minor | type == "number")
