@@ -48,6 +48,7 @@ const struct blockio_paths blockio_paths_default = {
 	.qemu_rundir = "/run/libvirt/qemu",
 	.pid_wait_ms = 5000,
 	.hookconf = "/etc/blockio/hook.conf",
+	.metad_state = "/run/blockio-metad.state",
 };
 
 static void sleep_ms(unsigned ms)

@@ -19,6 +19,9 @@ struct blockio_paths {
 	const char *qemu_rundir;	/* "/run/libvirt/qemu" */
 	unsigned pid_wait_ms;		/* how long to wait for the PID file */
 	const char *hookconf;		/* "/etc/blockio/hook.conf"; NULL: none */
+	/* blockio-metad's last word, for blockioctl set: one line "PID TIME
+	 * TEXT" (metad_note()); "/run/blockio-metad.state"; NULL: none */
+	const char *metad_state;
 };
 
 extern const struct blockio_paths blockio_paths_default;

@@ -175,7 +175,7 @@ int main(void)
 	dir("run");
 	snprintf(proc, sizeof(proc), "%s/proc", root);
 	snprintf(run, sizeof(run), "%s/run", root);
-	paths = (struct blockio_paths){ proc, run, 300, NULL };
+	paths = (struct blockio_paths){ proc, run, 300, NULL, NULL };
 
 	test_find_mount(&paths);
 	test_qemu_pid(&paths);
