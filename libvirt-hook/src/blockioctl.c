@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 		.host = &blockio_host_real,
 		.qemu_img = in_path("qemu-img") ? "qemu-img" : NULL,
 		.virsh = in_path("virsh") ? "virsh" : NULL,
+		.set_wait_ms = 10000,
 	};
 
 	return blockio_ctl_main(argc, argv, &env);

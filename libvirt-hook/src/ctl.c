@@ -12,6 +12,7 @@
  * Everything goes through struct blockio_ctl_env so tests/ctl-fake.c runs
  * these files against fakefs.c, a fake /proc and run directory.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -114,7 +115,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: blockioctl [--json] check [--offline] [FILE]\n"
 		"       blockioctl [--json] status [DOMAIN]\n"
-		"       blockioctl [-c URI] set DOMAIN DISK:KEY=VALUE[,KEY=VALUE...] ... | none\n"
+		"       blockioctl [-c URI] [--timeout SECONDS] set DOMAIN DISK:KEY=VALUE[,KEY=VALUE...] ... | none\n"
 		"       blockioctl -h | --help | --version\n"
 		"\n"
 		"  check   what the blockio hook makes of a domain XML (FILE, or standard\n"
@@ -131,6 +132,9 @@ static void usage(FILE *f)
 		"          DISK is a target (vda) or a host device path (/dev/sdb), KEY one\n"
 		"          of bandwidth, iops, strategy, bucket, iops-bucket; 'none' removes\n"
 		"          all caps.  e.g. set vm1 vda:bandwidth=8MiB/s,iops=500\n"
+		"          A running domain's change is waited for until the kernel holds it\n"
+		"          (blockio-metad applies it): --timeout SECONDS (default 10, 0: do\n"
+		"          not wait); exit 3 if it does not, naming what blockio-metad does\n"
 		"  --json  the same as one JSON object (keys in blockioctl(8))\n"
 		"  -c, --connect URI  libvirt URI for set (default qemu:///system)\n"
 		"\n"
@@ -165,6 +169,7 @@ void blockio_ctl_parse_args(int argc, char **argv, struct blockio_ctl_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->uri = "qemu:///system";
+	a->timeout_s = -1;
 	for (int i = 1; i < argc; i++) {
 		const char *w = argv[i];
 
@@ -187,6 +192,22 @@ void blockio_ctl_parse_args(int argc, char **argv, struct blockio_ctl_args *a)
 			}
 			a->uri = argv[++i];
 			uri_given = true;
+		} else if (!strcmp(w, "--timeout")) {
+			char *end;
+			long t;
+
+			if (i + 1 == argc) {
+				bad(a, "%s needs a number of seconds", w);
+				goto out;
+			}
+			errno = 0;
+			t = strtol(argv[++i], &end, 10);
+			if (errno || end == argv[i] || *end || t < 0 || t > 3600) {
+				bad(a, "--timeout takes a whole number of seconds from 0 to 3600, not '%s'",
+				    argv[i]);
+				goto out;
+			}
+			a->timeout_s = (int)t;
 		} else if (!strcmp(w, "--")) {
 			for (i++; i < argc; i++)
 				words[nwords++] = argv[i];
@@ -212,6 +233,8 @@ void blockio_ctl_parse_args(int argc, char **argv, struct blockio_ctl_args *a)
 		}
 	} else if (uri_given) {
 		bad(a, "-c is for set only");
+	} else if (a->timeout_s >= 0) {
+		bad(a, "--timeout is for set only");
 	} else if (a->offline && (!nwords || strcmp(words[0], "check"))) {
 		bad(a, "--offline is for check only");
 	} else if (nwords && nwords <= 2 && !strcmp(words[0], "check")) {
@@ -261,7 +284,9 @@ int blockio_ctl_main(int argc, char **argv, const struct blockio_ctl_env *env)
 		ret = ctl_cmd_status(env, a.arg, a.json);
 		break;
 	case BLOCKIO_CTL_SET:
-		ret = blockio_ctl_set(env, a.uri, a.arg, a.nspecs, a.specs);
+		ret = blockio_ctl_set(env, a.uri, a.arg, a.nspecs, a.specs,
+				      a.timeout_s >= 0 ? a.timeout_s * 1000 :
+				      env->set_wait_ms);
 		break;
 	}
 	blockio_ctl_args_free(&a);

@@ -16,15 +16,22 @@ struct blockio_ctl_env {
 	const char *qemu_img;
 	/* virsh, for set; NULL: not installed */
 	const char *virsh;
+	/* how long set waits for the kernel to hold a live change, unless
+	 * --timeout says; 0: it does not wait */
+	int set_wait_ms;
 };
 
 /*
  * blockioctl set: @n specs (see blockio_set_body(), or the one word
  * "none") checked against DOMAIN's XML by the hook's code, then written
- * by virsh metadata (ctlset.c).  The exit status.
+ * by virsh metadata (ctlset.c); for a running domain it then waits up to
+ * @wait_ms for the kernel to hold the new caps (blockio-metad applies
+ * them).  The exit status: 0, 1 refused or failed, 2 usage, 3 written
+ * but not held in time (the message names what blockio-metad is doing).
  */
 int blockio_ctl_set(const struct blockio_ctl_env *env, const char *uri,
-		    const char *domain, int n, char *const *specs);
+		    const char *domain, int n, char *const *specs,
+		    int wait_ms);
 
 /* What blockioctl's command line asks for. */
 enum blockio_ctl_cmd {
@@ -41,6 +48,7 @@ struct blockio_ctl_args {
 	bool json;		/* --json */
 	bool offline;		/* --offline */
 	const char *uri;	/* -c, --connect; default qemu:///system */
+	int timeout_s;		/* set --timeout SECONDS; -1: not given */
 	const char *arg;	/* into argv */
 	int nspecs;
 	char **specs;		/* into argv (the array is malloc'ed) */

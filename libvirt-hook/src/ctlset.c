@@ -18,12 +18,22 @@
  *    in blockio-metad's log.
  * 4. virsh metadata --uri NS --key blockio --set BODY (or --remove) with
  *    --live and/or --config.  blockio-metad applies the live change.
+ * 5. For a running domain, wait (10 s, --timeout) until the kernel holds
+ *    what step 3 made of the XML: machine/UUID's rules read back as the
+ *    hook checks them (blockio_rows_match()), or no machine/UUID when
+ *    there are no caps left.  If it does not in time: exit 3, with the
+ *    last difference and what blockio-metad last noted
+ *    (/run/blockio-metad.state: running or not, and what it did).
  *
  * virsh runs without a shell, its arguments one by one.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "blockio.h"
@@ -31,6 +41,7 @@
 #include "config.h"
 #include "cgroup.h"
 #include "hookops.h"
+#include "procfs.h"
 #include "setspec.h"
 #include "ctl.h"
 #include "util.h"
@@ -99,8 +110,137 @@ static bool dominfo_says(const char *text, const char *key, const char *value)
 	return false;
 }
 
+/*
+ * Does the kernel hold @cfg for its domain: exactly its rules in
+ * machine/UUID, or no machine/UUID when it has none?  0, or -1 and @why.
+ */
+static int kernel_holds(const struct blockio_ctl_env *env,
+			const struct blockio_config *cfg, char *why,
+			size_t whylen)
+{
+	static char text[65536];
+	static struct blockio_row rows[256];
+	struct blockio_error err = { "" };
+	char mount[4096], dir[8192];
+	struct stat st;
+
+	if (blockio_find_mount(env->paths, mount, sizeof(mount), &err)) {
+		snprintf(why, whylen, "%s", err.msg);
+		return -1;
+	}
+	if (!cfg->nrules) {
+		snprintf(dir, sizeof(dir), "%s/machine/%s", mount, cfg->uuid);
+		if (stat(dir, &st) && errno == ENOENT)
+			return 0;
+		snprintf(why, whylen, "machine/%s is still there", cfg->uuid);
+		return -1;
+	}
+	for (int k = 0; k < 2; k++) {
+		enum blockio_kind kind = k ? BLOCKIO_IOPS : BLOCKIO_BANDWIDTH;
+		int n;
+
+		if (blockio_read_cgroup_file(mount, cfg->uuid,
+					     blockio_kind_file(kind), text,
+					     sizeof(text), &err)) {
+			snprintf(why, whylen, "%s", err.msg);
+			return -1;
+		}
+		n = blockio_parse_rows(text, rows, sizeof(rows) / sizeof(rows[0]));
+		if (n < 0) {
+			snprintf(why, whylen, "machine/%s/%s is malformed",
+				 cfg->uuid, blockio_kind_file(kind));
+			return -1;
+		}
+		if (blockio_rows_match(cfg, kind, rows, (size_t)n, &err)) {
+			snprintf(why, whylen, "%s", err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* What blockio-metad last noted (metad_note()), as a clause for a message. */
+static void metad_word(const struct blockio_paths *paths, char *out,
+		       size_t len)
+{
+	char line[1200], when[64];
+	long long t = 0;
+	int pid = 0, off = 0;
+	struct tm tm;
+	time_t tt;
+	FILE *f;
+
+	if (!paths->metad_state) {
+		snprintf(out, len, "what blockio-metad does is not known here");
+		return;
+	}
+	f = fopen(paths->metad_state, "r");
+	if (!f) {
+		snprintf(out, len, "blockio-metad has left no word in %s: is it running? (systemctl status blockio-metad)",
+			 paths->metad_state);
+		return;
+	}
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, "%d %lld %n", &pid, &t, &off) != 2 || pid <= 0) {
+		fclose(f);
+		snprintf(out, len, "blockio-metad's %s cannot be read",
+			 paths->metad_state);
+		return;
+	}
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	tt = (time_t)t;
+	if (!gmtime_r(&tt, &tm) ||
+	    !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(when, sizeof(when), "%lld", t);
+	if (kill(pid, 0) && errno == ESRCH)
+		snprintf(out, len, "blockio-metad (pid %d) is not running (systemctl status blockio-metad); its last word, at %s: %s",
+			 pid, when, line + off);
+	else
+		snprintf(out, len, "blockio-metad (pid %d) last said, at %s: %s",
+			 pid, when, line + off);
+}
+
+static double monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Step 5: 0 once the kernel holds @cfg, 3 after @wait_ms without. */
+static int wait_kernel(const struct blockio_ctl_env *env,
+		       const struct blockio_config *cfg, const char *dom,
+		       int wait_ms)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	double end = monotonic() + wait_ms / 1000.0;
+	char why[1100], metad[1500];
+
+	for (;;) {
+		if (!kernel_holds(env, cfg, why, sizeof(why))) {
+			if (cfg->nrules)
+				printf("%s: the kernel holds it: machine/%s has the new rules\n",
+				       dom, cfg->uuid);
+			else
+				printf("%s: the kernel holds it: machine/%s is gone, not capped\n",
+				       dom, cfg->uuid);
+			return 0;
+		}
+		if (monotonic() >= end)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	metad_word(env->paths, metad, sizeof(metad));
+	fprintf(stderr, "blockioctl: set '%s': written, but after %.1f s the kernel does not hold it: %s; %s\n",
+		dom, wait_ms / 1000.0, why, metad);
+	return 3;
+}
+
 int blockio_ctl_set(const struct blockio_ctl_env *env, const char *uri,
-		    const char *domain, int n, char *const *specs)
+		    const char *domain, int n, char *const *specs,
+		    int wait_ms)
 {
 	struct blockio_error err = { "" };
 	struct blockio_domain_io io;
@@ -108,7 +248,7 @@ int blockio_ctl_set(const struct blockio_ctl_env *env, const char *uri,
 	char body[BODY_MAX], why[1024], what[2048], dom[256];
 	const char *args[16];
 	char *info = NULL, *xml = NULL, *cand = NULL;
-	bool running, persistent, clear;
+	bool running, persistent, clear, parsed = false;
 	size_t clen;
 	int a = 0, ret = 1;
 
@@ -153,7 +293,7 @@ int blockio_ctl_set(const struct blockio_ctl_env *env, const char *uri,
 	}
 	blockio_domain_io_free(&io);
 	blockio_config_describe(&cfg, what, sizeof(what));
-	blockio_config_free(&cfg);
+	parsed = true;
 
 	args[a++] = "metadata";
 	args[a++] = domain;
@@ -180,11 +320,17 @@ int blockio_ctl_set(const struct blockio_ctl_env *env, const char *uri,
 	       running ? "live" : "", running && persistent ? " and " : "",
 	       persistent ? "config" : "");
 	printf("%s: %s\n", dom, what);
-	if (running)
+	ret = 0;
+	if (running && wait_ms > 0) {
+		fflush(stdout);
+		ret = wait_kernel(env, &cfg, dom, wait_ms);
+	} else if (running) {
 		printf("%s: blockio-metad applies it to the running VM within a second; 'blockioctl status %s' shows the kernel's rules\n",
 		       dom, dom);
-	ret = 0;
+	}
 out:
+	if (parsed)
+		blockio_config_free(&cfg);
 	free(info);
 	free(xml);
 	free(cand);

@@ -166,6 +166,29 @@ setrun() {
 	setrun "set, no caps" set vm1
 	setrun "set --json" --json set vm1 none
 	setrun "-c for check" -c qemu:///system check "$SRCDIR/tests/ctl/set-domain.xml"
+	# waiting for the kernel: no blockio-metad applies here, so the
+	# test plays it (machine/UUID of set-domain.xml in the fake hierarchy)
+	BLOCKIO_TEST_SET_WAIT_MS=300 BLOCKIO_TEST_METAD_STATE=$tmp/metad.state
+	export BLOCKIO_TEST_SET_WAIT_MS BLOCKIO_TEST_METAD_STATE
+	setcg=$tmp/host/blockio/machine/6b1f5c1e-0000-4a5e-8c6d-3b2a10f0c301
+	setrun "set, waited for: no blockio-metad has ever run" set vm1 vda:bandwidth=4MiB/s,iops=300
+	echo "1 1765000000 applied domain 'vm7' (0c4b3c36-5a0e-4f7e-9d1c-6f2b8a7e3d10)" >"$tmp/metad.state"
+	setrun "set, waited for: blockio-metad running, busy elsewhere" set vm1 vda:bandwidth=4MiB/s,iops=300
+	echo "99999999 1765000000 not connected: cannot connect to qemu:///system: Failed to connect socket; retrying every second" >"$tmp/metad.state"
+	setrun "set, waited for: blockio-metad dead" set vm1 vda:bandwidth=4MiB/s,iops=300
+	mkdir -p "$setcg"
+	echo '252 32 4194304 0 0 0 0 0' >"$setcg/blockio.bandwidth-max"
+	echo '252 32 300000 0 0 0 0 0' >"$setcg/blockio.iops-max"
+	setrun "set, waited for: the kernel holds it" set vm1 vda:bandwidth=4MiB/s,iops=300
+	setrun "set, waited for: the kernel holds another bandwidth" set vm1 vda:bandwidth=8MiB/s,iops=300
+	setrun "set none, waited for: machine/UUID still there" set vm1 none
+	rm -r "$setcg"
+	setrun "set none, waited for: machine/UUID gone" set vm1 none
+	setrun "set --timeout 0: no wait" --timeout 0 set vm1 vda:iops=300
+	setrun "set off, not running: no wait" set off vda:iops=100
+	setrun "set --timeout, not a number" --timeout soon set vm1 vda:iops=300
+	setrun "--timeout for status" --timeout 5 status
+	unset BLOCKIO_TEST_SET_WAIT_MS BLOCKIO_TEST_METAD_STATE
 	unset BLOCKIO_TEST_VIRSH
 	setrun "set, no virsh" set vm1 vda:iops=5
 } >"$tmp/set"
