@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "apply.h"
 #include "config.h"
 #include "resolve.h"
 #include "cgroup.h"

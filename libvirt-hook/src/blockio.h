@@ -20,13 +20,14 @@
  *
  *  - the pure core: text in, validated structures or text out.
  *    units.h (units.c), names.h (names.c), config.h (config.c and the
- *    config-*.c it is split into, config-int.h between them; hookconf.c),
- *    resolve.h (resolve.c: device resolution goes through struct
- *    blockio_host, so tests hand it a fake filesystem), procfs.h
+ *    config-*.c it is split into, config-int.h between them), hookconf.h
+ *    (hookconf.c), resolve.h (resolve.c: device resolution goes through
+ *    struct blockio_host, so tests hand it a fake filesystem), procfs.h
  *    (procfs.c), setspec.h (setspec.c).
- *  - the thin layer: cgroup.h (cgroup.c, apply.c) finds the blockio
- *    hierarchy, creates the VM's cgroup, writes rules, moves QEMU, reads
- *    back; hookops.h (hookops.c) is each operation of the hook; ctl.h
+ *  - the thin layer: cgroup.h (cgroup.c) finds the blockio hierarchy,
+ *    creates the VM's cgroup, writes rules, moves QEMU, reads back;
+ *    apply.h (apply.c) is what the hook and the daemon do with a running
+ *    domain; hookops.h (hookops.c) is each operation of the hook; ctl.h
  *    (ctl.c, ctl-check.c, ctl-status.c, ctlset.c; ctl-int.h between them)
  *    is blockioctl.
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cgroup.h - the thin layer: the blockio hierarchy, a VM's cgroup, libvirt's
- * run directory (cgroup.c) and what the hook and the daemon apply (apply.c).
+ * run directory (cgroup.c); apply.h is what the hook and the daemon apply.
  */
 #ifndef BLOCKIO_CGROUP_H
 #define BLOCKIO_CGROUP_H
@@ -87,40 +87,8 @@ int blockio_running_domains(const struct blockio_paths *paths,
 			    struct blockio_error *err);
 void blockio_running_free(struct blockio_running *doms, size_t n);
 
-/*
- * Read PATHS->hookconf into @opts (the defaults when it does not exist).
- * 0, or -1 with @err naming the file and what is wrong.
- */
-int blockio_hookconf_load(const struct blockio_paths *paths,
-			  struct blockio_options *opts,
-			  struct blockio_error *err);
-
-/* blockio_config_parse_opts() with this host's hook.conf. */
-int blockio_config_parse_host(const struct blockio_paths *paths,
-			      const char *xml, size_t len,
-			      struct blockio_config *cfg,
-			      struct blockio_error *err);
-
 /* Move what is left in machine/UUID to machine/ and remove it. */
 int blockio_detach(const char *mount, const char *uuid,
 		   struct blockio_error *err);
-
-/*
- * What `started`, `reconnect` and the daemon do with a running domain's
- * XML: with caps, attach; without (no or empty <blockio:limits>), detach.
- * Finding no blockio hierarchy is only an error when there are caps.
- */
-int blockio_apply_xml(const struct blockio_paths *paths,
-		      const struct blockio_host *host, const char *xml,
-		      size_t len, struct blockio_error *err);
-
-/* The same for a parsed @cfg; resolves its targets (fills devnode). */
-int blockio_apply_config(const struct blockio_paths *paths,
-			 const struct blockio_host *host,
-			 struct blockio_config *cfg, struct blockio_error *err);
-
-/* What `stopped` and `release` do: detach by UUID; harmless when absent. */
-int blockio_release_xml(const struct blockio_paths *paths, const char *xml,
-			size_t len, struct blockio_error *err);
 
 #endif /* BLOCKIO_CGROUP_H */

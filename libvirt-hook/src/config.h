@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * config.h - a domain XML to targets and rules (config*.c), hook.conf's
- * text (hookconf.c), and what else a domain says about its disks' I/O.
+ * text (hookconf.h), and what else a domain says about its disks' I/O.
  */
 #ifndef BLOCKIO_CONFIG_H
 #define BLOCKIO_CONFIG_H
@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "blockio.h"
+#include "hookconf.h"
 
 enum blockio_kind {
 	BLOCKIO_BANDWIDTH,	/* blockio.bandwidth-max, bytes/s */
@@ -88,24 +89,6 @@ struct blockio_config {
 int blockio_config_parse(const char *xml, size_t len,
 			 struct blockio_config *cfg, struct blockio_error *err);
 
-/* What /etc/blockio/hook.conf chooses (hookconf.c). */
-struct blockio_options {
-	/*
-	 * libvirt-limits = yes: a domain without <blockio:limits> is capped
-	 * by its <disk><iotune> and <blkiotune><device> limits, as
-	 * blockio_config_parse_opts() maps them.
-	 */
-	bool libvirt_limits;
-	/*
-	 * libvirt-limits-uncapped = refuse: such a domain that blockio cannot
-	 * cap on this host (no controller or hierarchy, a host disk not
-	 * found, a backing file on an uncapped host disk, cgroupfs failing)
-	 * is refused as one with <blockio:limits> is.  Default (start): it
-	 * starts limited by QEMU's <iotune> only, and the hook says so.
-	 */
-	bool libvirt_limits_refuse;
-};
-
 /*
  * blockio_config_parse() with @opts (NULL: the defaults).  With
  * opts->libvirt_limits and no <blockio:limits>, every <disk> of type file
@@ -138,15 +121,6 @@ uint64_t blockio_libvirt_cap(uint64_t total, uint64_t read, uint64_t write);
  * without a rule are dropped.  Called by blockio_config_resolve().
  */
 void blockio_config_merge(struct blockio_config *cfg);
-
-/*
- * Parse hook.conf text (@file names it in messages): "key = value" lines,
- * '#' comments, blank lines.  Keys: libvirt-limits (yes|no).  Anything
- * else is an error naming the line.  @opts starts from the defaults.
- */
-int blockio_hookconf_parse(const char *text, const char *file,
-			   struct blockio_options *opts,
-			   struct blockio_error *err);
 
 /*
  * Read only the domain's name and UUID; used on stop, when the metadata

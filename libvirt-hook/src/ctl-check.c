@@ -30,6 +30,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "ctl-int.h"
 
 /* Where a path lives: its whole host disk, or why not known. */

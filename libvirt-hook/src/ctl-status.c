@@ -39,6 +39,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "ctl-int.h"
 
 #define STATUS_DRIFT		3

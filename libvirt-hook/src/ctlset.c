@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "apply.h"
 #include "names.h"
 #include "config.h"
 #include "cgroup.h"

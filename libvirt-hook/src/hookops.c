@@ -44,6 +44,7 @@
 #include <syslog.h>
 
 #include "blockio.h"
+#include "apply.h"
 #include "names.h"
 #include "config.h"
 #include "resolve.h"

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "metad.h"
 
 static double monotonic(void)

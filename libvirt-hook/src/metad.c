@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "metad.h"
 #include "version.h"
 

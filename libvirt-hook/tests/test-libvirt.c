@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "check.h"
 #include "config.h"
 #include "fakefs.h"
