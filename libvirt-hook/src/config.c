@@ -294,8 +294,11 @@ int blockio_status_domain(const char *xml, size_t len, char **out,
 	if (!copy)
 		abort();
 	/* namespaces declared above <domain> come along */
-	xmlDocSetRootElement(copy, xmlDocCopyNode(node, copy, 1));
-	xmlReconciliateNs(copy, xmlDocGetRootElement(copy));
+	node = xmlDocCopyNode(node, copy, 1);
+	if (!node)
+		abort();
+	xmlDocSetRootElement(copy, node);
+	xmlReconciliateNs(copy, node);
 	xmlDocDumpMemory(copy, &text, &size);
 	xmlFreeDoc(copy);
 	xmlFreeDoc(doc);

@@ -5,7 +5,8 @@
  * (blockio_config_parse_opts(), with and without libvirt-limits = yes),
  * resolved on fakefs.c's disks and merged, described, and the disks' I/O
  * (blockio_domain_io_parse(), the backing-chain check); the identity
- * readers of stop and of libvirt's status XML.  A crash, a sanitizer
+ * readers of stop and of libvirt's status XML, and the <domain> of a
+ * status XML (blockio_status_domain(), blockioctl status) parsed again.  A crash, a sanitizer
  * report or a leak fails it.  Built and run by `make -C libvirt-hook
  * check-fuzz` (tests/host/107); the kept corpus is tests/fuzz/config/.
  */
@@ -63,6 +64,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!blockio_status_identity(xml, size, &cfg, &err))
 		blockio_config_free(&cfg);
 	blockio_status_pid(xml, size, &pid);
+	{
+		char *dom;
+		size_t len;
+
+		if (!blockio_status_domain(xml, size, &dom, &len)) {
+			one(dom, len, &libvirt);
+			free(dom);
+		}
+	}
 	blockio_status_libvirt_limited(xml, size);
 	free(xml);
 	return 0;
