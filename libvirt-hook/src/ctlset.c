@@ -126,6 +126,8 @@ static int kernel_holds(const struct blockio_ctl_env *env,
 	struct stat st;
 
 	if (blockio_find_mount(env->paths, mount, sizeof(mount), &err)) {
+		if (!cfg->nrules)
+			return 0;	/* no hierarchy: no cgroup either */
 		snprintf(why, whylen, "%s", err.msg);
 		return -1;
 	}
