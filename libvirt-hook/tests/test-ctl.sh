@@ -184,6 +184,7 @@ setrun() {
 	setrun "set none, waited for: machine/UUID still there" set vm1 none
 	rm -r "$setcg"
 	setrun "set none, waited for: machine/UUID gone" set vm1 none
+	BLOCKIO_TEST_PROC=$tmp/proc-stock setrun "set none, waited for: a stock kernel" set vm1 none
 	setrun "set --timeout 0: no wait" --timeout 0 set vm1 vda:iops=300
 	setrun "set off, not running: no wait" set off vda:iops=100
 	setrun "set --timeout, not a number" --timeout soon set vm1 vda:iops=300
