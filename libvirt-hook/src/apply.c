@@ -11,6 +11,10 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "apply.h"
+#include "config.h"
+#include "resolve.h"
+#include "cgroup.h"
 
 #define HOOKCONF_MAX 65536
 

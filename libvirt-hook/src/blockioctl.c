@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blockio.h"
+#include "ctl.h"
 
 /* Is @prog an executable in $PATH? */
 static bool in_path(const char *prog)
@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 		.host = &blockio_host_real,
 		.qemu_img = in_path("qemu-img") ? "qemu-img" : NULL,
 		.virsh = in_path("virsh") ? "virsh" : NULL,
+		.set_wait_ms = 10000,
 	};
 
 	return blockio_ctl_main(argc, argv, &env);

@@ -30,6 +30,11 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "names.h"
+#include "config.h"
+#include "resolve.h"
+#include "procfs.h"
+#include "cgroup.h"
 
 #define LOCK_WAIT_MS	5000	/* for the other user of machine/ */
 #define RMDIR_WAIT_MS	2000	/* for exiting tasks to leave */
@@ -43,6 +48,7 @@ const struct blockio_paths blockio_paths_default = {
 	.qemu_rundir = "/run/libvirt/qemu",
 	.pid_wait_ms = 5000,
 	.hookconf = "/etc/blockio/hook.conf",
+	.metad_state = "/run/blockio-metad.state",
 };
 
 static void sleep_ms(unsigned ms)
@@ -649,8 +655,10 @@ static int cmp_running(const void *a, const void *b)
 
 void blockio_running_free(struct blockio_running *doms, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(doms[i].name);
+		free(doms[i].xml);
+	}
 	free(doms);
 }
 
@@ -692,6 +700,11 @@ int blockio_running_domains(const struct blockio_paths *paths,
 		memcpy((*doms)[n].uuid, cfg.uuid, sizeof(cfg.uuid));
 		(*doms)[n].libvirt_limited =
 			blockio_status_libvirt_limited(text, strlen(text));
+		if (blockio_status_pid(text, strlen(text), &(*doms)[n].pid))
+			(*doms)[n].pid = 0;
+		if (blockio_status_domain(text, strlen(text), &(*doms)[n].xml,
+					  &(*doms)[n].xml_len))
+			(*doms)[n].xml = NULL;
 		cfg.name = NULL;
 		blockio_config_free(&cfg);
 		n++;

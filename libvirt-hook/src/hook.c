@@ -30,7 +30,6 @@
  * for a few seconds.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +37,9 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "cgroup.h"
+#include "hookops.h"
+#include "util.h"
 #include "version.h"
 
 #define STDIN_WAIT_MS 30000
@@ -55,47 +57,23 @@ static void usage(FILE *f)
 /* All of stdin into a NUL-terminated buffer; NULL with @err set. */
 static char *read_stdin(size_t *len, struct blockio_error *err)
 {
-	size_t size = 65536;
-	char *buf = malloc(size);
+	char *buf;
 
-	*len = 0;
-	if (!buf)
-		abort();
-	for (;;) {
-		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-		ssize_t n;
-		int rc = poll(&pfd, 1, STDIN_WAIT_MS);
-
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0) {
-			blockio_error_set(err, "no domain XML on stdin within %d s",
-					  STDIN_WAIT_MS / 1000);
-			break;
-		}
-		if (*len + 1 == size) {
-			if (size > BLOCKIO_XML_MAX) {
-				blockio_error_set(err, "domain XML on stdin is larger than %d bytes",
-						  BLOCKIO_XML_MAX);
-				break;
-			}
-			size *= 2;
-			buf = realloc(buf, size);
-			if (!buf)
-				abort();
-		}
-		n = read(STDIN_FILENO, buf + *len, size - 1 - *len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			blockio_error_set(err, "cannot read stdin: %s", strerror(errno));
-			break;
-		}
-		if (n == 0) {
-			buf[*len] = '\0';
-			return buf;
-		}
-		*len += (size_t)n;
+	switch (blockio_read_all(STDIN_FILENO, BLOCKIO_XML_MAX, STDIN_WAIT_MS,
+				 &buf, len)) {
+	case BLOCKIO_READ_OK:
+		return buf;
+	case BLOCKIO_READ_TIMEOUT:
+		blockio_error_set(err, "no domain XML on stdin within %d s",
+				  STDIN_WAIT_MS / 1000);
+		break;
+	case BLOCKIO_READ_TOOBIG:
+		blockio_error_set(err, "domain XML on stdin is larger than %d bytes",
+				  BLOCKIO_XML_MAX);
+		break;
+	case BLOCKIO_READ_ERROR:
+		blockio_error_set(err, "cannot read stdin: %s", strerror(errno));
+		break;
 	}
 	free(buf);
 	return NULL;

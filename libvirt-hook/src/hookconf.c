@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "blockio.h"
+#include "names.h"
+#include "config.h"
 
 #define LINE_MAX_SHOWN 80
 

@@ -44,6 +44,12 @@
 #include <syslog.h>
 
 #include "blockio.h"
+#include "apply.h"
+#include "names.h"
+#include "config.h"
+#include "resolve.h"
+#include "cgroup.h"
+#include "hookops.h"
 
 enum action { VALIDATE, RESOLVE, APPLY, RECONNECT, RELEASE, NOTHING };
 

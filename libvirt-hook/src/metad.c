@@ -9,11 +9,15 @@
  * every running domain once (reconcile), then waits for events: a change
  * of metadata in our namespace or a start re-applies that domain from its
  * live XML, a stop removes its cgroup.  If libvirtd goes away it reconnects
- * every second and reconciles again.  It also looks for the blockio
- * hierarchy every second: when it is mounted again (or elsewhere), every
- * running domain is applied again, so a VM whose caps the hook could not
- * apply at reconnect, or a live change made while it was gone, takes
- * effect.  SIGTERM and SIGINT end it.
+ * every second (saying so at most as metad_ratelimit_ok() allows: after
+ * 10 s, 20 s, ... then every 10 minutes) and reconciles again.  It also
+ * looks for the blockio hierarchy every second: when it is mounted again
+ * (or elsewhere), every running domain is applied again, so a VM whose
+ * caps the hook could not apply at reconnect, or a live change made while
+ * it was gone, takes effect; and at /etc/blockio/hook.conf: when an admin
+ * changes it (libvirt-limits), every running domain is applied again with
+ * it.  What it last did is in /run/blockio-metad.state (metad_note()),
+ * for blockioctl set.  SIGTERM and SIGINT end it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "metad.h"
 #include "version.h"
 
@@ -154,11 +159,24 @@ static const char *current_mount(char *buf, size_t len)
 									    : buf;
 }
 
+/* Has hook.conf changed since the last call?  The first only records. */
+static bool hookconf_changed(struct metad *m)
+{
+	const char *path = blockio_paths_default.hookconf;
+	struct stat st;
+
+	return metad_file_changed(&m->hookconf,
+				  path && !stat(path, &st) ? &st : NULL);
+}
+
 static int run(const char *uri)
 {
 	char mount[4096];
 	const char *now;
-	struct metad m = { .ops = &real_ops };
+	struct metad m = {
+		.ops = &real_ops,
+		.state_path = blockio_paths_default.metad_state,
+	};
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	if (pipe2(quit_pipe, O_CLOEXEC | O_NONBLOCK)) {
@@ -178,10 +196,14 @@ static int run(const char *uri)
 	printf("blockio-metad: watching %s for namespace %s\n", uri,
 	       BLOCKIO_NS_URI);
 	fflush(stdout);
+	metad_note(&m, "started, watching %s", uri);
 	now = current_mount(mount, sizeof(mount));
 	metad_mount_changed(&m, now);
-	if (!now)
+	hookconf_changed(&m);
+	if (!now) {
 		printf("blockio-metad: no blockio hierarchy mounted; applying every running domain when it is\n");
+		metad_note(&m, "no blockio hierarchy mounted; applying every running domain when it is");
+	}
 	while (!quit) {
 		if (!m.conn && metad_connect(&m, uri) == 0) {
 			printf("blockio-metad: connected to %s\n", uri);
@@ -199,10 +221,19 @@ static int run(const char *uri)
 			printf("blockio-metad: blockio hierarchy mounted at %s: applying every running domain\n",
 			       now);
 			fflush(stdout);
+			metad_note(&m, "blockio hierarchy mounted at %s: applying every running domain",
+				   now);
+			metad_reconcile(&m);
+		}
+		if (hookconf_changed(&m) && m.conn && !m.closed) {
+			printf("blockio-metad: %s changed: applying every running domain\n",
+			       blockio_paths_default.hookconf);
+			fflush(stdout);
 			metad_reconcile(&m);
 		}
 	}
 	metad_disconnect(&m);
+	metad_note(&m, "exited");
 	printf("blockio-metad: exiting\n");
 	return 0;
 }

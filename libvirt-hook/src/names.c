@@ -10,11 +10,12 @@
  * line that a terminal shows as it is.
  */
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "blockio.h"
+#include "names.h"
+#include "util.h"
 
 void blockio_error_set(struct blockio_error *err, const char *fmt, ...)
 {
@@ -28,31 +29,10 @@ void blockio_error_set(struct blockio_error *err, const char *fmt, ...)
 /* Length of the valid UTF-8 sequence at @s (1..4), or 0 if invalid. */
 static size_t utf8_len(const unsigned char *s)
 {
-	size_t n;
-	unsigned cp;
+	uint32_t cp;
+	size_t n = blockio_utf8_decode(s, &cp);
 
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond Unicode */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+	if (!n)
 		return 0;
 	/* C1 controls and the line/paragraph separators break lines too */
 	if ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029)

@@ -12,6 +12,8 @@
 #include <sys/sysmacros.h>
 
 #include "blockio.h"
+#include "config.h"
+#include "procfs.h"
 
 const char *blockio_kind_file(enum blockio_kind kind)
 {

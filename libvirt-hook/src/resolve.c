@@ -30,6 +30,9 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "names.h"
+#include "config.h"
+#include "resolve.h"
 
 static int real_stat(void *priv, const char *path, struct stat *st)
 {

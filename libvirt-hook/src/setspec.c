@@ -20,6 +20,8 @@
 #include <libxml/xpath.h>
 
 #include "blockio.h"
+#include "names.h"
+#include "setspec.h"
 
 static const char *const set_keys[] = {
 	"bandwidth", "iops", "strategy", "bucket", "iops-bucket",

@@ -31,6 +31,8 @@
 #include <strings.h>
 
 #include "blockio.h"
+#include "units.h"
+#include "names.h"
 
 struct unit {
 	const char *name;

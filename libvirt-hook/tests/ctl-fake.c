@@ -5,11 +5,13 @@
  * $BLOCKIO_TEST_PROC and $BLOCKIO_TEST_RUNDIR, and $BLOCKIO_TEST_QEMU_IMG
  * as qemu-img (unset or empty: not installed), $BLOCKIO_TEST_HOOKCONF as
  * /etc/blockio/hook.conf (unset: none), $BLOCKIO_TEST_VIRSH as virsh
- * (unset: not installed).
+ * (unset: not installed), $BLOCKIO_TEST_SET_WAIT_MS as set's wait (unset:
+ * 0, no wait), $BLOCKIO_TEST_METAD_STATE as /run/blockio-metad.state.
  */
 #include <stdlib.h>
 
-#include "blockio.h"
+#include "cgroup.h"
+#include "ctl.h"
 #include "fakefs.h"
 
 int main(int argc, char **argv)
@@ -26,5 +28,8 @@ int main(int argc, char **argv)
 		return 99;
 	env.qemu_img = qemu_img && *qemu_img ? qemu_img : NULL;
 	env.virsh = getenv("BLOCKIO_TEST_VIRSH");	/* unset: not installed */
+	env.set_wait_ms = getenv("BLOCKIO_TEST_SET_WAIT_MS") ?
+			  atoi(getenv("BLOCKIO_TEST_SET_WAIT_MS")) : 0;
+	paths.metad_state = getenv("BLOCKIO_TEST_METAD_STATE");
 	return blockio_ctl_main(argc, argv, &env);
 }

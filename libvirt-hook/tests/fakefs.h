@@ -18,7 +18,8 @@
 #ifndef BLOCKIO_FAKEFS_H
 #define BLOCKIO_FAKEFS_H
 
-#include "blockio.h"
+#include "cgroup.h"
+#include "resolve.h"
 
 extern const struct blockio_host fake_host;
 

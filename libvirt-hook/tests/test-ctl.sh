@@ -114,6 +114,29 @@ use_conf() {
 	run "status nova3, libvirt-limits = yes" status nova3
 	run "--json status nova3, libvirt-limits = yes" --json status nova3
 	unset BLOCKIO_TEST_HOOKCONF
+	# drift: what the kernel holds against what vm1's XML asks for
+	vm1cg=$tmp/host/blockio/machine/c7a5fdbd-cdaf-9455-926a-d65c16db1809
+	cp -R "$vm1cg" "$tmp/vm1cg"
+	sed -i 's/^252 32 8388608 /252 32 4194304 /' "$vm1cg/blockio.bandwidth-max"
+	run "status vm1, another bandwidth in the kernel" status vm1
+	cp "$tmp/vm1cg/blockio.bandwidth-max" "$vm1cg/"
+	: >"$vm1cg/blockio.iops-max"
+	run "status vm1, no iops rules in the kernel" status vm1
+	cp "$tmp/vm1cg/blockio.iops-max" "$vm1cg/"
+	echo 999 >"$vm1cg/cgroup.procs"
+	run "status vm1, QEMU outside its cgroup" status vm1
+	rm -rf "$vm1cg"
+	run "status, vm1's cgroup gone" status
+	run "--json status vm1, vm1's cgroup gone" --json status vm1
+	cp -R "$tmp/vm1cg" "$vm1cg"
+	BLOCKIO_TEST_PROC=$tmp/proc-stock
+	run "status, stock kernel" status
+	BLOCKIO_TEST_PROC=$tmp/proc
+	# vm2 gets the cgroup of caps its XML does not ask for
+	mkdir "$tmp/host/blockio/machine/8e0d6d0e-3c55-4b8a-a1a4-2f6f0c9b7e21"
+	cp "$vm1cg"/* "$tmp/host/blockio/machine/8e0d6d0e-3c55-4b8a-a1a4-2f6f0c9b7e21/"
+	run "status vm2, a cgroup with caps it does not ask for" status vm2
+	rm -r "$tmp/host/blockio/machine/8e0d6d0e-3c55-4b8a-a1a4-2f6f0c9b7e21"
 	run "(no command)"
 } >"$tmp/status"
 
@@ -143,6 +166,30 @@ setrun() {
 	setrun "set, no caps" set vm1
 	setrun "set --json" --json set vm1 none
 	setrun "-c for check" -c qemu:///system check "$SRCDIR/tests/ctl/set-domain.xml"
+	# waiting for the kernel: no blockio-metad applies here, so the
+	# test plays it (machine/UUID of set-domain.xml in the fake hierarchy)
+	BLOCKIO_TEST_SET_WAIT_MS=300 BLOCKIO_TEST_METAD_STATE=$tmp/metad.state
+	export BLOCKIO_TEST_SET_WAIT_MS BLOCKIO_TEST_METAD_STATE
+	setcg=$tmp/host/blockio/machine/6b1f5c1e-0000-4a5e-8c6d-3b2a10f0c301
+	setrun "set, waited for: no blockio-metad has ever run" set vm1 vda:bandwidth=4MiB/s,iops=300
+	echo "1 1765000000 applied domain 'vm7' (0c4b3c36-5a0e-4f7e-9d1c-6f2b8a7e3d10)" >"$tmp/metad.state"
+	setrun "set, waited for: blockio-metad running, busy elsewhere" set vm1 vda:bandwidth=4MiB/s,iops=300
+	echo "99999999 1765000000 not connected: cannot connect to qemu:///system: Failed to connect socket; retrying every second" >"$tmp/metad.state"
+	setrun "set, waited for: blockio-metad dead" set vm1 vda:bandwidth=4MiB/s,iops=300
+	mkdir -p "$setcg"
+	echo '252 32 4194304 0 0 0 0 0' >"$setcg/blockio.bandwidth-max"
+	echo '252 32 300000 0 0 0 0 0' >"$setcg/blockio.iops-max"
+	setrun "set, waited for: the kernel holds it" set vm1 vda:bandwidth=4MiB/s,iops=300
+	setrun "set, waited for: the kernel holds another bandwidth" set vm1 vda:bandwidth=8MiB/s,iops=300
+	setrun "set none, waited for: machine/UUID still there" set vm1 none
+	rm -r "$setcg"
+	setrun "set none, waited for: machine/UUID gone" set vm1 none
+	BLOCKIO_TEST_PROC=$tmp/proc-stock setrun "set none, waited for: a stock kernel" set vm1 none
+	setrun "set --timeout 0: no wait" --timeout 0 set vm1 vda:iops=300
+	setrun "set off, not running: no wait" set off vda:iops=100
+	setrun "set --timeout, not a number" --timeout soon set vm1 vda:iops=300
+	setrun "--timeout for status" --timeout 5 status
+	unset BLOCKIO_TEST_SET_WAIT_MS BLOCKIO_TEST_METAD_STATE
 	unset BLOCKIO_TEST_VIRSH
 	setrun "set, no virsh" set vm1 vda:iops=5
 } >"$tmp/set"
@@ -204,11 +251,17 @@ if command -v jq >/dev/null 2>&1; then
 		bad=1
 	fi
 	json=$((json + 1))
-	for args in "status" "status vm1" "status nosuch"; do
+	for args in "status" "status vm1" "status nosuch" "status vm2"; do
 		# shellcheck disable=SC2086 # split on purpose
 		"$ctl" --json $args >"$tmp/json" 2>/dev/null
 		if ! jq -e '(.domains | type == "array") and (.uncapped | type == "array")
 			and (.libvirt_limits_only | type == "array")
+			and (.verdicts | type == "array")
+			and all(.verdicts[]; (.name | type == "string") and (.uuid | type == "string")
+				and (.state | IN("capped", "not-as-meant", "uncapped", "libvirt-limits-only"))
+				and (.why | type == "string" or . == null))
+			and all(.counts[]; type == "number")
+			and all(.domains[]; (.state | type == "string"))
 			and all(.domains[]; (.uuid | type == "string") and (.running | type == "boolean")
 				and (.cgroup | type == "string") and (.errors | type == "array")
 				and all(.devices[]; (.major | type == "number") and (.minor | type == "number")

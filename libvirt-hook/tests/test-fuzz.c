@@ -59,6 +59,8 @@
 #include <libxml/tree.h>
 
 #include "blockio.h"
+#include "config.h"
+#include "resolve.h"
 #include "check.h"
 #include "fakefs.h"
 

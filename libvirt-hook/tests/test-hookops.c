@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "cgroup.h"
+#include "hookops.h"
 #include "check.h"
 #include "fakefs.h"
 
@@ -543,7 +545,7 @@ int main(void)
 	snprintf(proc, sizeof(proc), "%s/proc", root);
 	snprintf(run_dir, sizeof(run_dir), "%s/run", root);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", root);
-	paths = (struct blockio_paths){ proc, run_dir, 200, NULL };
+	paths = (struct blockio_paths){ proc, run_dir, 200, NULL, NULL };
 
 	test_reconnect();
 	test_prepare();

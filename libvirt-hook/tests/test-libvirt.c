@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "check.h"
+#include "config.h"
 #include "fakefs.h"
+#include "procfs.h"
 
 static const struct blockio_options on = { .libvirt_limits = true };
 

@@ -10,10 +10,12 @@
  */
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "fakefs.h"
 #include "metad.h"
+#include "procfs.h"
 
 struct record {
 	unsigned applies, releases;
@@ -181,6 +183,39 @@ int main(void)
 	wait_for(&rec.applies, before, 0.5);
 	CHECK(rec.applies == before);
 
+	/*
+	 * A disk hot-plugged or unplugged applies the running domain again
+	 * (device-added, device-removed), when the driver can do it.
+	 */
+	CHECK(virDomainCreate(dom) == 0);
+	wait_for(&rec.applies, rec.applies, 0.5);
+	before = rec.applies;
+	if (virDomainAttachDevice(dom, "<disk type='file' device='disk'>"
+				  "<source file='/var/lib/libvirt/images/hot.img'/>"
+				  "<target dev='vdz' bus='virtio'/></disk>") == 0) {
+		took = wait_for(&rec.applies, before, 2.0);
+		CHECKF(rec.applies == before + 1 && took < 1.0,
+		       "device-added: applies %u, %.3f s", rec.applies, took);
+		before = rec.applies;
+		if (virDomainDetachDevice(dom, "<disk type='file' device='disk'>"
+					  "<source file='/var/lib/libvirt/images/hot.img'/>"
+					  "<target dev='vdz' bus='virtio'/></disk>") == 0) {
+			took = wait_for(&rec.applies, before, 2.0);
+			CHECKF(rec.applies == before + 1 && took < 1.0,
+			       "device-removed: applies %u, %.3f s", rec.applies, took);
+		} else {
+			printf("test-metad: the test driver cannot detach a disk (%s): device-removed not driven\n",
+			       virGetLastErrorMessage());
+		}
+	} else {
+		/* libvirt's test driver cannot hot-plug: the handler alone */
+		printf("test-metad: the test driver cannot attach a disk (%s): device events called directly\n",
+		       virGetLastErrorMessage());
+		metad_device_event(m.conn, dom, "virtio-disk25", &m);
+		CHECK(rec.applies == before + 1);
+	}
+	CHECK(m.cb_dev_added >= 0 && m.cb_dev_removed >= 0);
+
 	virDomainFree(dom);
 	metad_disconnect(&m);
 	metad_disconnect(&m);	/* twice is fine */
@@ -220,6 +255,80 @@ int main(void)
 		CHECK(!metad_tunable_matters(p, 1));
 		CHECK(metad_tunable_matters(p, 2));
 		CHECK(!metad_tunable_matters(p, 0));
+	}
+
+	/*
+	 * A failed connect is said at once, then after 10 s, 20 s, 40 s...
+	 * at most every 600 s, with the count left unsaid; a success resets.
+	 */
+	{
+		struct metad_ratelimit r = { 0 };
+		unsigned sup = 99, said = 0;
+
+		CHECK(metad_ratelimit_ok(&r, 100.0, &sup) && sup == 0);
+		for (double t = 101; t < 110; t++)
+			CHECK(!metad_ratelimit_ok(&r, t, &sup));
+		CHECK(metad_ratelimit_ok(&r, 110.0, &sup) && sup == 9);
+		CHECK(!metad_ratelimit_ok(&r, 129.0, &sup));
+		CHECK(metad_ratelimit_ok(&r, 130.0, &sup) && sup == 1);
+		/* a day of one failure a second: a few dozen lines */
+		for (double t = 131; t < 131 + 86400; t++)
+			said += metad_ratelimit_ok(&r, t, &sup);
+		CHECKF(said >= 140 && said <= 150, "said %u times in a day", said);
+		CHECK(r.interval == METAD_RATELIMIT_MAX);
+		metad_ratelimit_reset(&r);
+		CHECK(metad_ratelimit_ok(&r, 200000.0, &sup) && sup == 0);
+		/* a refused connect goes through it: the URI cannot be opened */
+		{
+			struct metad f = { .ops = &ops };
+
+			CHECK(metad_connect(&f, "bogus:///nowhere") < 0);
+			CHECK(f.connect_rl.interval == METAD_RATELIMIT_FIRST);
+			CHECK(metad_connect(&f, "bogus:///nowhere") < 0);
+			CHECK(f.connect_rl.suppressed == 1);
+		}
+	}
+
+	/* hook.conf edited, created, removed: apply everything again */
+	{
+		struct metad_file f = { 0 };
+		struct stat st = { 0 };
+
+		st.st_ino = 7;
+		st.st_size = 100;
+		st.st_mtim.tv_sec = 1000;
+		CHECK(!metad_file_changed(&f, &st));	/* first look */
+		CHECK(!metad_file_changed(&f, &st));
+		st.st_mtim.tv_nsec = 5;
+		CHECK(metad_file_changed(&f, &st));	/* edited in place */
+		st.st_ino = 8;
+		CHECK(metad_file_changed(&f, &st));	/* replaced (sed -i) */
+		CHECK(metad_file_changed(&f, NULL));	/* removed */
+		CHECK(!metad_file_changed(&f, NULL));
+		CHECK(metad_file_changed(&f, &st));	/* back */
+	}
+
+	/* the note blockioctl set reads: "PID EPOCH TEXT", one line */
+	{
+		char path[] = "/tmp/test-metad-state-XXXXXX", line[512];
+		struct metad n = { .ops = &ops };
+		int fd = mkstemp(path);
+		long long when = 0;
+		int pid = 0, off = 0;
+		FILE *f;
+
+		CHECK(fd >= 0);
+		close(fd);
+		n.state_path = path;
+		metad_note(&n, "applied domain '%s'\nnext line", "vm1");
+		f = fopen(path, "r");
+		CHECK(f && fgets(line, sizeof(line), f));
+		if (f)
+			fclose(f);
+		CHECK(sscanf(line, "%d %lld %n", &pid, &when, &off) == 2);
+		CHECK(pid == (int)getpid() && when > 1700000000LL);
+		CHECK_STR(line + off, "applied domain 'vm1' next line\n");
+		unlink(path);
 	}
 	return check_done("test-metad");
 }

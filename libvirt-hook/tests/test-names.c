@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test-names.c - escaping names and values for messages; UUIDs. */
-#include "blockio.h"
+#include "names.h"
 #include "check.h"
 
 static const char *esc(const char *in, size_t outlen)

@@ -6,6 +6,8 @@
 #include <sys/sysmacros.h>
 
 #include "blockio.h"
+#include "config.h"
+#include "procfs.h"
 #include "check.h"
 
 static void test_mountinfo(void)

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "blockio.h"
+#include "config.h"
+#include "cgroup.h"
 #include "check.h"
 
 #define UUID "c7a5fdbd-cdaf-9455-926a-d65c16db1809"
@@ -173,7 +175,7 @@ int main(void)
 	dir("run");
 	snprintf(proc, sizeof(proc), "%s/proc", root);
 	snprintf(run, sizeof(run), "%s/run", root);
-	paths = (struct blockio_paths){ proc, run, 300, NULL };
+	paths = (struct blockio_paths){ proc, run, 300, NULL, NULL };
 
 	test_find_mount(&paths);
 	test_qemu_pid(&paths);

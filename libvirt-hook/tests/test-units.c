@@ -2,7 +2,7 @@
 /* test-units.c - "8MiB/s", "500", "10k": blockio_parse_quantity(). */
 #include <inttypes.h>
 
-#include "blockio.h"
+#include "units.h"
 #include "check.h"
 
 #define BW BLOCKIO_Q_BANDWIDTH

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 
 #include "blockio.h"
+#include "config.h"
+#include "resolve.h"
+#include "procfs.h"
 #include "check.h"
 #include "fakefs.h"
 
