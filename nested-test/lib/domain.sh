@@ -4,7 +4,7 @@
 # with the name and UUID of its example in vm-definitions/ (nested-*.xml),
 # the phase's workload on its kernel command line and the method's caps.
 # Uses: VMS CAPPED NEIGHBOUR VMDEFS IMAGES QLOG QRUN V2 DEV BW_CAP IOPS_CAP
-# IMAGE_MIB (images.sh), _virsh.
+# DISK_CACHE DISK_IO (per VM), IMAGE_MIB (images.sh), _virsh.
 # shellcheck shell=bash
 
 declare -A UUID_CACHE
@@ -51,7 +51,7 @@ domain_xml() {
 	fi
 	append+=" blockio.duration=3600"
 	_l2_domain_xml name="$vm" uuid="$(vm_uuid "$vm")" title="blockio nested scenario: $vm ($workload, caps by $method)" \
-		memory=128 disk="$IMAGES/$vm.img" cache="$DISK_CACHE" ${DISK_IO:+io="$DISK_IO"} \
+		memory=128 disk="$IMAGES/$vm.img" cache="${DISK_CACHE[$vm]}" ${DISK_IO[$vm]:+io="${DISK_IO[$vm]}"} \
 		serial="$QLOG/$vm-console.log" console=1 \
 		append="$append" "${caps[@]}"
 }
