@@ -18,6 +18,10 @@
  *         (F: how long the last pass's fsync took)
  *   read  sequential reads of --size bytes in --bs blocks
  *
+ * loop with --threads N (N > 1) writes from N threads, each its own slice
+ * of --size, at once: with --direct 1 the device sees N requests of --bs
+ * in flight, the deep queue of a tenant's database or backup job.
+ *
  * --direct 1 opens with O_DIRECT (sizes must be 4 KiB multiples), --sync 1
  * with O_SYNC. Offsets wrap at the end of the device. Sizes take K, M, G
  * suffixes (powers of 1024).
@@ -26,6 +30,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +49,7 @@ struct opts {
 	uint64_t size;
 	uint64_t bs;
 	uint64_t count;
+	uint64_t threads;
 	double duration;
 	bool direct;
 	bool sync;
@@ -106,7 +113,8 @@ static bool parse_size(const char *s, uint64_t *out)
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: l2-workload --mode seq|rand|loop|read --dev PATH [--size N] [--bs N]\n"
-		   "                   [--direct 0|1] [--sync 0|1] [--count N] [--duration S]\n");
+		   "                   [--direct 0|1] [--sync 0|1] [--count N] [--duration S]\n"
+		   "                   [--threads N]\n");
 }
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -146,6 +154,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				o->direct = n != 0;
 			else if (!strcmp(k, "--sync"))
 				o->sync = n != 0;
+			else if (!strcmp(k, "--threads"))
+				o->threads = n;
 			else
 				fail("unknown-option", 0);
 		} else {
@@ -157,6 +167,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		fail("zero-size", 0);
 	if (o->direct && (o->bs % 512 || o->size % 512))
 		fail("direct-needs-512-multiples", 0);
+	if (o->threads > 256 || (o->threads > 1 && strcmp(o->mode, "loop")))
+		fail("threads-only-loop-up-to-256", 0);
+	if (o->threads > 1 && o->size / o->threads < o->bs)
+		fail("size-below-threads-times-bs", 0);
 }
 
 /* Device (or file) size; 0 means "no end" (a regular file that may grow). */
@@ -264,6 +278,71 @@ static void run_loop(int fd, const struct opts *o, const char *buf, struct resul
 	}
 }
 
+/* One writer of run_loop_threads(): its slice of the device, its buffer. */
+struct writer {
+	pthread_t tid;
+	int fd;
+	const struct opts *o;
+	char *buf;
+	uint64_t first, len;
+	double t0;
+};
+
+static _Atomic uint64_t g_bytes, g_ops;
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	double duration = w->o->duration > 0 ? w->o->duration : 10;
+	uint64_t pos = 0;
+
+	while (now() - w->t0 < duration) {
+		if (pos + w->o->bs > w->len)
+			pos = 0;
+		pwrite_all(w->fd, w->buf, w->o->bs, w->first + pos);
+		pos += w->o->bs;
+		atomic_fetch_add(&g_bytes, w->o->bs);
+		atomic_fetch_add(&g_ops, 1);
+		if (!pos || pos + w->o->bs > w->len)
+			do_fsync(w->fd);
+	}
+	return NULL;
+}
+
+/* loop with --threads: one writer per slice, progress from this thread. */
+static void run_loop_threads(int fd, const struct opts *o, struct result *r, double t0)
+{
+	uint64_t n = o->threads, slice = o->size / n / o->bs * o->bs;
+	struct writer *w = calloc(n, sizeof(*w));
+	double next = 1;
+
+	if (!w)
+		fail("alloc", ENOMEM);
+	for (uint64_t i = 0; i < n; i++) {
+		w[i] = (struct writer){ .fd = fd, .o = o, .first = i * slice, .len = slice, .t0 = t0 };
+		if (posix_memalign((void **)&w[i].buf, ALIGN, o->bs))
+			fail("alloc", ENOMEM);
+		memset(w[i].buf, 0xa5 ^ (int)i, o->bs);
+		if (pthread_create(&w[i].tid, NULL, writer_main, &w[i]))
+			fail("pthread_create", EAGAIN);
+	}
+	while (now() - t0 < (o->duration > 0 ? o->duration : 10)) {
+		struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		r->bytes = atomic_load(&g_bytes);
+		r->ops = atomic_load(&g_ops);
+		print_progress(r, t0, &next, 0);
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		pthread_join(w[i].tid, NULL);
+		free(w[i].buf);
+	}
+	free(w);
+	r->bytes = atomic_load(&g_bytes);
+	r->ops = atomic_load(&g_ops);
+}
+
 static void run_rand(int fd, const struct opts *o, const char *buf, struct result *r, double t0)
 {
 	uint64_t devsz = dev_size(fd), blocks, x = 0x9e3779b97f4a7c15ull;
@@ -344,6 +423,8 @@ int main(int argc, char **argv)
 		run_seq(fd, &o, buf, &r);
 	else if (!strcmp(o.mode, "rand"))
 		run_rand(fd, &o, buf, &r, t0);
+	else if (o.threads > 1)
+		run_loop_threads(fd, &o, &r, t0);
 	else
 		run_loop(fd, &o, buf, &r, t0);
 	r.seconds = now() - t0;
@@ -351,8 +432,9 @@ int main(int argc, char **argv)
 	free(buf);
 
 	printf("BLOCKIO-L2-RESULT mode=%s bytes=%" PRIu64 " seconds=%.3f rate_kib=%.0f ops=%" PRIu64
-	       " bs=%" PRIu64 " direct=%d sync=%d status=ok\n",
+	       " bs=%" PRIu64 " direct=%d sync=%d threads=%" PRIu64 " status=ok\n",
 	       o.mode, r.bytes, r.seconds, r.seconds > 0 ? (double)r.bytes / 1024 / r.seconds : 0.0, r.ops,
-	       !strcmp(o.mode, "rand") ? (uint64_t)RAND_BS : o.bs, o.direct, o.sync);
+	       !strcmp(o.mode, "rand") ? (uint64_t)RAND_BS : o.bs, o.direct, o.sync,
+	       o.threads ? o.threads : 1);
 	return 0;
 }
