@@ -4,7 +4,7 @@
 # with the name and UUID of its example in vm-definitions/ (nested-*.xml),
 # the phase's workload on its kernel command line and the method's caps.
 # Uses: VMS CAPPED NEIGHBOUR VMDEFS IMAGES QLOG QRUN V2 DEV BW_CAP IOPS_CAP
-# DISK_CACHE DISK_IO (per VM), IMAGE_MIB (images.sh), _virsh.
+# DISK_CACHE DISK_IO (per VM), DEPTH, IMAGE_MIB (images.sh), _virsh.
 # shellcheck shell=bash
 
 declare -A UUID_CACHE
@@ -46,6 +46,7 @@ domain_xml() {
 	elif [[ $workload == seq ]]; then
 		mib=${IMAGE_MIB[$vm]}
 		append+=" blockio.mode=loop blockio.size=$((mib * 3 / 4))M blockio.bs=1M"
+		((DEPTH == 0)) || append+=" blockio.direct=1 blockio.threads=$DEPTH"
 	else
 		append+=" blockio.mode=rand blockio.direct=1"
 	fi
