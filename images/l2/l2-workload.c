@@ -297,13 +297,11 @@ static void *writer_main(void *arg)
 	uint64_t pos = 0;
 
 	while (now() - w->t0 < duration) {
-		if (pos + w->o->bs > w->len)
-			pos = 0;
-		pwrite_all(w->fd, w->buf, w->o->bs, w->first + pos);
-		pos += w->o->bs;
+		pwrite_all(w->fd, w->buf, w->o->bs, w->first + seq_offset(&pos, w->o->bs, w->len));
 		atomic_fetch_add(&g_bytes, w->o->bs);
 		atomic_fetch_add(&g_ops, 1);
-		if (!pos || pos + w->o->bs > w->len)
+		/* a pass over the slice done: as run_loop(), fsync */
+		if (pos + w->o->bs > w->len)
 			do_fsync(w->fd);
 	}
 	return NULL;
