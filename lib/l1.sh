@@ -95,9 +95,11 @@ XML
 # _l2_domain_xml KEY=VALUE...: the domain of an L2 guest (TCG, 1 vCPU,
 # booting the L2 assets directly, images/l2/init) on stdout. Keys:
 #   name=     its name (required)
-#   disk=     its disk image, virtio vda, raw (required)
+#   disk=     its disk, virtio vda, raw (required): an image file, or a
+#             block device (a <disk type='block'>, as LVM or SAN storage)
 #   cache=    the disk's QEMU cache mode (default writeback; none, directsync...)
 #   io=       the disk's QEMU aio mode (native, io_uring, threads; default QEMU's)
+#   discard=  unmap: the guest's discards reach the disk (default QEMU's: ignored)
 #   append=   after "console=ttyS0 no_timer_check panic=-1" on its kernel
 #             command line: the workload (blockio.mode=... ...)
 #   serial=   file of its serial console (default
@@ -118,6 +120,9 @@ _l2_domain_xml() {
 	: "${d[serial]:=/var/log/libvirt/qemu/${d[name]}-serial.log}"
 	local driver="cache='${d[cache]}'"
 	[[ -z ${d[io]:-} ]] || driver+=" io='${d[io]}'"
+	[[ -z ${d[discard]:-} ]] || driver+=" discard='${d[discard]}'"
+	local disk_type=file source="file='${d[disk]}'"
+	[[ ! -b ${d[disk]} ]] || disk_type=block source="dev='${d[disk]}'"
 	echo "<domain type='qemu'>"
 	echo "  <name>$(_xml_escape "${d[name]}")</name>"
 	[[ -z ${d[uuid]:-} ]] || echo "  <uuid>${d[uuid]}</uuid>"
@@ -141,9 +146,9 @@ XML
   <on_crash>destroy</on_crash>
   <devices>
     <emulator>/usr/bin/qemu-system-x86_64</emulator>
-    <disk type='file' device='disk'>
+    <disk type='$disk_type' device='disk'>
       <driver name='qemu' type='raw' $driver/>
-      <source file='${d[disk]}'/>
+      <source $source/>
       <target dev='vda' bus='virtio'/>
 XML
 	[[ -z ${d[iotune]:-} ]] || echo "      <iotune>${d[iotune]}</iotune>"

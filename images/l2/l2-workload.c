@@ -17,6 +17,10 @@
  *         every second so an observer outside the guest sees progress
  *         (F: how long the last pass's fsync took)
  *   read  sequential reads of --size bytes in --bs blocks
+ *   trim  what mkfs and fstrim send a disk: over --size in --bs blocks, a
+ *         discard (BLKDISCARD) then a write-zeroes (BLKZEROOUT) of each
+ *         block, again and again for --duration seconds, with progress
+ *         lines (bytes: zeroed; ops: ioctls, two per block)
  *
  * loop with --threads N (N > 1) writes from N threads, each its own slice
  * of --size, at once: with --direct 1 the device sees N requests of --bs
@@ -39,6 +43,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/fs.h>
 
 #define RAND_BS 4096u
 #define ALIGN 4096u
@@ -112,7 +118,7 @@ static bool parse_size(const char *s, uint64_t *out)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: l2-workload --mode seq|rand|loop|read --dev PATH [--size N] [--bs N]\n"
+	fprintf(f, "Usage: l2-workload --mode seq|rand|loop|read|trim --dev PATH [--size N] [--bs N]\n"
 		   "                   [--direct 0|1] [--sync 0|1] [--count N] [--duration S]\n"
 		   "                   [--threads N]\n");
 }
@@ -367,6 +373,35 @@ static void run_rand(int fd, const struct opts *o, const char *buf, struct resul
 	do_fsync(fd);
 }
 
+/* One BLKDISCARD or BLKZEROOUT ioctl of [off, off + len). */
+static void range_ioctl(int fd, unsigned long req, uint64_t off, uint64_t len)
+{
+	uint64_t range[2] = { off, len };
+
+	while (ioctl(fd, req, range)) {
+		if (errno != EINTR)
+			fail(req == BLKDISCARD ? "discard" : "zeroout", errno);
+	}
+}
+
+static void run_trim(int fd, const struct opts *o, struct result *r, double t0)
+{
+	uint64_t pos = 0, devsz = dev_size(fd);
+	double duration = o->duration > 0 ? o->duration : 10, next = 1;
+
+	if (o->bs % ALIGN || (devsz && devsz < o->bs))
+		fail("trim-needs-4k-blocks-within-the-device", 0);
+	while (now() - t0 < duration) {
+		uint64_t off = seq_offset(&pos, o->bs, devsz && devsz < o->size ? devsz : o->size);
+
+		range_ioctl(fd, BLKDISCARD, off, o->bs);
+		range_ioctl(fd, BLKZEROOUT, off, o->bs);
+		r->bytes += o->bs;
+		r->ops += 2;
+		print_progress(r, t0, &next, 0);
+	}
+}
+
 static void run_read(int fd, const struct opts *o, char *buf, struct result *r)
 {
 	uint64_t pos = 0, devsz = dev_size(fd);
@@ -397,7 +432,8 @@ int main(int argc, char **argv)
 
 	parse_args(argc, argv, &o);
 	is_read = !strcmp(o.mode, "read");
-	if (!is_read && strcmp(o.mode, "seq") && strcmp(o.mode, "rand") && strcmp(o.mode, "loop"))
+	if (!is_read && strcmp(o.mode, "seq") && strcmp(o.mode, "rand") && strcmp(o.mode, "loop") &&
+	    strcmp(o.mode, "trim"))
 		fail("unknown-mode", 0);
 
 	flags = (is_read ? O_RDONLY : O_WRONLY) | O_CLOEXEC;
@@ -421,6 +457,8 @@ int main(int argc, char **argv)
 		run_seq(fd, &o, buf, &r);
 	else if (!strcmp(o.mode, "rand"))
 		run_rand(fd, &o, buf, &r, t0);
+	else if (!strcmp(o.mode, "trim"))
+		run_trim(fd, &o, &r, t0);
 	else if (o.threads > 1)
 		run_loop_threads(fd, &o, &r, t0);
 	else
